@@ -1,0 +1,95 @@
+"""Shared fixtures and guards for specs/, tests/ and benchmarks/.
+
+- every test is seeded and must leave torch's global state as it found it;
+- hypothesis profiles: dev (default), ci (derandomized, chosen when CI=true), thorough;
+- ``ref``: the one seam to the reference code (or a learner's workbook);
+- ``device``: cpu, and cuda where present.
+"""
+import os
+import random
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, register_random, settings
+
+pytest_plugins = ["torchclaims.plugin"]
+
+SEED = 20261130
+
+settings.register_profile("dev", max_examples=25, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=1000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
+
+
+class _TorchRandom:
+    """torch's global generator seen through the random.Random interface hypothesis manages."""
+
+    def getstate(self):
+        return torch.random.get_rng_state()
+
+    def setstate(self, state):
+        torch.random.set_rng_state(state)
+
+    def seed(self, value):
+        torch.manual_seed(value)
+
+
+_torch_random = _TorchRandom()
+register_random(_torch_random)
+
+
+def torch_global_state() -> dict:
+    """Process-wide torch settings that a test must not leave changed."""
+    return {
+        "grad mode (torch.is_grad_enabled)": torch.is_grad_enabled(),
+        "inference mode": torch.is_inference_mode_enabled(),
+        "default dtype": torch.get_default_dtype(),
+        "anomaly mode": torch.is_anomaly_enabled(),
+        "deterministic algorithms": torch.are_deterministic_algorithms_enabled(),
+        # get_default_device appeared in torch 2.3
+        "default device": str(torch.get_default_device()) if hasattr(torch, "get_default_device") else "cpu",
+        "threads (torch.get_num_threads)": torch.get_num_threads(),
+    }
+
+
+@pytest.fixture(autouse=True)
+def _seed_and_guard_torch_state():
+    """Seed every RNG, then fail the test if it leaked a change of torch's global state."""
+    torch.manual_seed(SEED)
+    random.seed(SEED)
+    np.random.seed(SEED % 2**32)
+    before = torch_global_state()
+    yield
+    after = torch_global_state()
+    leaked = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+    if leaked:
+        # Restore first, so one leaking test does not make the next ones fail too.
+        torch.set_grad_enabled(before["grad mode (torch.is_grad_enabled)"])
+        torch.set_default_dtype(before["default dtype"])
+        torch.set_anomaly_enabled(before["anomaly mode"])
+        torch.use_deterministic_algorithms(before["deterministic algorithms"])
+        torch.set_default_device(None if before["default device"] == "cpu" else before["default device"])
+        torch.set_num_threads(before["threads (torch.get_num_threads)"])
+        pytest.fail("test leaked torch global state: " + "; ".join(
+            f"{k} was {b!r}, left as {a!r}" for k, (b, a) in leaked.items()), pytrace=False)
+
+
+@pytest.fixture
+def ref(request):
+    """The reference implementation (reference_impl/ or the learner's --impl folder)."""
+    return request.config._torchclaims_impl
+
+
+_DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
+
+
+@pytest.fixture(params=_DEVICES)
+def device(request):
+    """Each device that exists here; cuda is skipped with a reason where absent."""
+    return torch.device(request.param)

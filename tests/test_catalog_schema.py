@@ -1,0 +1,100 @@
+"""The catalog schema: every way an entry can be wrong is reported, naming the entry."""
+import pytest
+
+from torchclaims import catalog
+
+GOOD = {
+    "id": "tensors.view-shares-storage",
+    "source": "000_9a03721c87560f23.txt §2.1",
+    "topic": "tensors",
+    "says": "view returns a tensor over the same memory",
+    "says_zh": "view 返回的张量与原张量共用内存",
+    "verdict": "confirmed",
+    "truth": "it does",
+    "truth_zh": "确实如此",
+}
+
+
+def toml_entry(entry: dict) -> str:
+    def value(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return '"' + str(v).replace('"', '\\"') + '"'
+    return "[[claim]]\n" + "".join(f"{k} = {value(v)}\n" for k, v in entry.items()) + "\n"
+
+
+def write(tmp_path, *entries, topic="tensors"):
+    (tmp_path / f"{topic}.toml").write_text("".join(toml_entry(e) for e in entries), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_valid_entry_loads(tmp_path):
+    claims = catalog.load(write(tmp_path, GOOD))
+    assert list(claims) == ["tensors.view-shares-storage"]
+    assert claims["tensors.view-shares-storage"].source == ("000_9a03721c87560f23.txt §2.1",)
+
+
+def test_a_source_list_is_accepted(tmp_path):
+    entry = {**GOOD, "source": ["000_9a03721c87560f23.txt §2.1", "004_9d58428a819b84da.txt §2.2"]}
+    assert len(catalog.load(write(tmp_path, entry))["tensors.view-shares-storage"].source) == 2
+
+
+@pytest.mark.parametrize("field", catalog.REQUIRED)
+def test_a_missing_field_is_reported_with_the_entry(tmp_path, field):
+    entry = {k: v for k, v in GOOD.items() if k != field}
+    with pytest.raises(catalog.CatalogError, match=f"missing field '{field}'"):
+        catalog.load(write(tmp_path, entry))
+
+
+def test_an_unknown_field_is_reported_with_the_entry(tmp_path):
+    with pytest.raises(catalog.CatalogError, match=r"claim 'tensors.view-shares-storage': unknown field 'sayz'"):
+        catalog.load(write(tmp_path, {**GOOD, "sayz": "typo"}))
+
+
+def test_a_duplicate_id_is_reported(tmp_path):
+    with pytest.raises(catalog.CatalogError, match=r"'tensors.view-shares-storage': duplicate id"):
+        catalog.load(write(tmp_path, GOOD, GOOD))
+
+
+def test_a_bad_verdict_is_reported(tmp_path):
+    with pytest.raises(catalog.CatalogError, match=r"'tensors.view-shares-storage': bad verdict 'true'"):
+        catalog.load(write(tmp_path, {**GOOD, "verdict": "true"}))
+
+
+@pytest.mark.parametrize("source", [
+    "001_nonexistent.txt §2.1",          # names no seed file
+    "000_9a03721c87560f23.txt",          # no section
+    "000_9a03721c87560f23.txt section 2",
+])
+def test_a_source_naming_no_seed_section_is_reported(tmp_path, source):
+    with pytest.raises(catalog.CatalogError, match=r"'tensors.view-shares-storage': source"):
+        catalog.load(write(tmp_path, {**GOOD, "source": source}))
+
+
+def test_an_id_outside_its_topic_is_reported(tmp_path):
+    with pytest.raises(catalog.CatalogError, match="id prefix must be its topic"):
+        catalog.load(write(tmp_path, {**GOOD, "id": "autograd.view-shares-storage"}))
+
+
+def test_a_version_dependent_claim_needs_its_range(tmp_path):
+    with pytest.raises(catalog.CatalogError, match="needs 'versions'"):
+        catalog.load(write(tmp_path, {**GOOD, "verdict": "version-dependent"}))
+
+
+def test_an_empty_text_is_reported(tmp_path):
+    with pytest.raises(catalog.CatalogError, match="truth_zh must be a non-empty string"):
+        catalog.load(write(tmp_path, {**GOOD, "truth_zh": "  "}))
+
+
+def test_broken_toml_is_reported_with_the_file(tmp_path):
+    (tmp_path / "tensors.toml").write_text("[[claim]\nid = ", encoding="utf-8")
+    with pytest.raises(catalog.CatalogError, match="tensors.toml: not valid TOML"):
+        catalog.load(tmp_path)
+
+
+def test_every_problem_is_reported_at_once(tmp_path):
+    bad = {**GOOD, "verdict": "maybe"}
+    del bad["truth"]
+    with pytest.raises(catalog.CatalogError) as info:
+        catalog.load(write(tmp_path, bad))
+    assert "missing field 'truth'" in str(info.value) and "bad verdict 'maybe'" in str(info.value)

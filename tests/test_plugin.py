@@ -1,0 +1,188 @@
+"""The pytest plugin, run on small spec files in a scratch folder (pytester)."""
+import json
+
+import pytest
+
+from torchclaims import outcomes
+
+CATALOG = '''
+[[claim]]
+id = "tensors.right"
+source = "000_9a03721c87560f23.txt §2.1"
+topic = "tensors"
+says = "SAYS-RIGHT"
+says_zh = "资料说对了"
+verdict = "confirmed"
+truth = "TRUTH-RIGHT"
+truth_zh = "确实如此"
+
+[[claim]]
+id = "tensors.wrong"
+source = "004_9d58428a819b84da.txt §2.2"
+topic = "tensors"
+says = "SAYS-WRONG"
+says_zh = "资料说错了"
+verdict = "refuted"
+truth = "TRUTH-WRONG"
+truth_zh = "实际不是这样"
+
+[[claim]]
+id = "tensors.later"
+source = "004_9d58428a819b84da.txt §2.3"
+topic = "tensors"
+says = "SAYS-LATER"
+says_zh = "待查"
+verdict = "pending"
+truth = "not yet"
+truth_zh = "尚未核实"
+'''
+
+SPECS = '''
+import pytest
+
+@pytest.mark.claim("tensors.right")
+def test_right():
+    assert 1 + 1 == 2
+
+@pytest.mark.claim("tensors.wrong")
+def test_wrong_truth():
+    assert [1, 2][-1] == 2
+
+@pytest.mark.claim("tensors.wrong", as_written=True)
+def test_wrong_as_written():
+    assert [1, 2][-1] == 1, "the material says the last element is the first"
+'''
+
+
+@pytest.fixture
+def scratch(pytester, monkeypatch):
+    claims = pytester.mkdir("claims")
+    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    pytester.makepyfile(test_specs=SPECS)
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest("-p", "torchclaims.plugin", "-p", "no:randomly", "-p", "no:cacheprovider", *args)
+
+
+def test_as_written_specs_are_strict_xfails_whose_reason_is_the_truth(scratch):
+    result = run(scratch, "-rx")
+    result.assert_outcomes(passed=2, xfailed=1)
+    result.stdout.fnmatch_lines(["*XFAIL*test_wrong_as_written*TRUTH-WRONG*"])
+
+
+def test_an_as_written_spec_that_passes_fails_the_run_and_flags_the_claim_changed(scratch):
+    scratch.makepyfile(test_specs=SPECS.replace("== 1, \"the material", "== 2, \"the material"))
+    result = run(scratch)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*CHANGED VERDICTS on torch*", "*tensors.wrong*as-written spec*passed*"])
+
+
+def test_a_failing_truth_spec_flags_the_claim_as_changed_naming_the_torch_version(scratch):
+    import torch
+    scratch.makepyfile(test_specs=SPECS.replace("1 + 1 == 2", "1 + 1 == 3"))
+    result = run(scratch)
+    result.assert_outcomes(passed=1, failed=1, xfailed=1)
+    result.stdout.fnmatch_lines([f"*CHANGED VERDICTS on torch {torch.__version__}*", "*tensors.right*truth spec*failed*"])
+
+
+def test_as_written_mode_runs_the_material_and_shows_says_truth_and_source(scratch):
+    result = run(scratch, "--as-written")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines([
+        "*claim tensors.wrong*", "*the material says: SAYS-WRONG", "*what is true: TRUTH-WRONG",
+        "*source: 004_9d58428a819b84da.txt §2.2",
+    ])
+    assert "CHANGED VERDICTS" not in result.stdout.str()
+
+
+def test_an_unknown_claim_id_is_a_collection_error_naming_the_spec(scratch):
+    scratch.makepyfile(test_typo='''
+import pytest
+@pytest.mark.claim("tensors.rihgt")
+def test_typo():
+    pass
+''')
+    result = run(scratch)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*test_typo.py::test_typo: unknown claim id 'tensors.rihgt'*"])
+
+
+def test_the_scoreboard_counts_verdicts_and_outcomes_by_topic(scratch):
+    result = run(scratch)
+    out = result.stdout.str()
+    assert "torchclaims scoreboard" in out
+    result.stdout.fnmatch_lines(["*✓ tensors.right*confirmed*", "*✓ tensors.wrong*refuted*", "*? tensors.later*pending*"])
+    # topic, claims, confirmed, refuted, partly, version-dep, gpu-only, not-checkable, pending, reproduced, changed, skipped
+    result.stdout.fnmatch_lines(["*tensors*3*1*1*0*0*0*0*1*2*0*0*"])
+    result.stdout.fnmatch_lines(["*1 claims pending*"])
+
+
+def test_the_scoreboard_speaks_chinese_with_lang_zh(scratch):
+    result = run(scratch, "--lang", "zh", "--claims-detail")
+    result.stdout.fnmatch_lines(["*资料的说法: 资料说错了*", "*实际情况: 实际不是这样*", "*论断记分板*"])
+
+
+def test_the_json_report_matches_its_schema(scratch):
+    path = scratch.path / "report.json"
+    run(scratch, "--claims-report", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    outcomes.validate_report(data)
+    assert data["claims"]["tensors.right"]["outcome"] == "reproduced"
+    assert data["claims"]["tensors.later"]["outcome"] == "pending"
+    assert sorted(data["claims"]["tensors.wrong"]["tests"]) == [
+        "test_specs.py::test_wrong_as_written", "test_specs.py::test_wrong_truth"]
+
+
+def test_a_malformed_report_is_refused_with_one_line():
+    with pytest.raises(ValueError, match=r"not a torchclaims claim report \(claims/x/outcome: 'maybe'"):
+        outcomes.validate_report({
+            "schema_version": 1, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
+            "claims": {"x": {"topic": "t", "verdict": "confirmed", "outcome": "maybe", "tests": []}}})
+
+
+def test_claim_option_selects_the_specs_of_one_claim(scratch):
+    result = run(scratch, "--claim", "tensors.right")
+    result.assert_outcomes(passed=1)
+
+
+def test_claim_option_refuses_an_unknown_id(scratch):
+    result = run(scratch, "--claim", "tensors.nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--claim tensors.nope: no such claim id or topic*"])
+
+
+def test_heavy_specs_are_skipped_by_the_quick_run_with_a_reason(scratch):
+    scratch.makepyfile(test_heavy='''
+import pytest
+@pytest.mark.slow
+@pytest.mark.claim("tensors.right")
+def test_heavy():
+    pass
+''')
+    result = run(scratch, "test_heavy.py", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*slow spec: skipped by the quick run (use --full or -m slow)*"])
+    run(scratch, "test_heavy.py", "--full").assert_outcomes(passed=1)
+
+
+def test_a_version_bounded_as_written_spec_is_expected_to_pass_outside_its_range(scratch):
+    scratch.makepyfile(test_versioned='''
+import pytest
+@pytest.mark.claim("tensors.wrong", as_written=True, wrong_on="<1.0")
+def test_material_held_on_this_version():
+    pass
+''')
+    run(scratch, "test_versioned.py").assert_outcomes(passed=1)
+
+
+def test_a_broken_catalog_stops_the_run_with_the_problem(pytester, monkeypatch):
+    claims = pytester.mkdir("claims")
+    (claims / "tensors.toml").write_text(CATALOG.replace('verdict = "confirmed"', 'verdict = "yes"'), encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    pytester.makepyfile(test_x="def test_x(): pass")
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*claim 'tensors.right': bad verdict 'yes'*"])
