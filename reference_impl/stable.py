@@ -53,13 +53,16 @@ def naive_log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
 
 
 def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    """Stable log-softmax along ``dim``: ``x - logsumexp(x)``.
+    """Stable log-softmax along ``dim``: ``(x - m) - log(sum(exp(x - m)))`` with ``m = max``.
 
     Finite for every finite input whose spread (max - min) fits in the dtype; it never
     exponentiates a positive number.
     """
     work = _upcast(x)
-    return (work - logsumexp(work, dim).unsqueeze(dim)).to(x.dtype)
+    # Shift by the raw maximum (no special case for inf, unlike logsumexp): a row holding
+    # +inf, or only -inf, gives nan everywhere, as torch's log_softmax does.
+    shifted = work - work.amax(dim, keepdim=True).detach() if work.shape[dim] else work
+    return (shifted - shifted.exp().sum(dim, keepdim=True).log()).to(x.dtype)
 
 
 def _class_dim(logits: torch.Tensor) -> int:

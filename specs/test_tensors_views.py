@@ -1,0 +1,354 @@
+"""Tensors, chapter 1: storage, strides and views.
+
+What a tensor is in memory, and which reshaping operations alias their input:
+view, reshape, transpose/t(), permute, contiguous(), flatten, and what data_ptr()
+does and does not prove.  Sources: 000 §2, §2.1; 002 §3.1; 003 §2.1, §3.1, §4.3.
+"""
+import warnings
+
+import pytest
+import torch
+
+
+def storage_ptr(t: torch.Tensor) -> int:
+    """Address of the whole storage: equal for every view of one buffer, whatever the offset."""
+    return t.untyped_storage().data_ptr()
+
+
+def assert_aliases(view: torch.Tensor, base: torch.Tensor, call: str) -> None:
+    __tracebackhide__ = True
+    assert storage_ptr(view) == storage_ptr(base), (
+        f"{call} has storage {storage_ptr(view):#x}, but should share its base's "
+        f"{storage_ptr(base):#x}")
+
+
+def assert_owns_storage(result: torch.Tensor, base: torch.Tensor, call: str) -> None:
+    __tracebackhide__ = True
+    assert storage_ptr(result) != storage_ptr(base), (
+        f"{call} shares its input's storage {storage_ptr(base):#x}, but should be a copy")
+
+
+# --- what a tensor is --------------------------------------------------------------
+
+
+@pytest.mark.claim("tensors.three-layer-structure")
+def test_tensor_is_storage_plus_metadata_and_variable_is_a_plain_tensor():
+    """Material: Storage + TensorImpl + Variable merged into Tensor.
+    True: storage + (sizes, strides, offset); Variable(t) returns a plain Tensor."""
+    base = torch.arange(12, dtype=torch.float32)
+    part = base[2:].view(2, 5)
+    assert part.untyped_storage().nbytes() == 12 * 4, (
+        f"storage of base[2:].view(2, 5) has {part.untyped_storage().nbytes()} bytes, "
+        "but should be the base's whole 48-byte buffer")
+    assert (part.storage_offset(), tuple(part.shape), part.stride()) == (2, (2, 5), (5, 1)), (
+        f"metadata (offset, shape, stride) = {(part.storage_offset(), tuple(part.shape), part.stride())}"
+        ", but should be (2, (2, 5), (5, 1)) [base[2:].view(2, 5)]")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wrapped = torch.autograd.Variable(base, requires_grad=True)
+    assert type(wrapped) is torch.Tensor, (
+        f"torch.autograd.Variable(t) is a {type(wrapped).__name__}, but should be a plain torch.Tensor")
+    assert wrapped.requires_grad, "Variable(t, requires_grad=True).requires_grad is False"
+
+
+# --- view ----------------------------------------------------------------------------
+
+
+@pytest.mark.claim("tensors.view-changes-only-metadata")
+def test_view_shares_storage_and_offset_with_its_base():
+    """Material: view() only rewrites size and stride; the storage is untouched.
+    True: same storage and storage offset, new sizes/strides, writes show through."""
+    base = torch.arange(12.0)[3:9]
+    view = base.view(2, 3)
+    assert_aliases(view, base, "base.view(2, 3)")
+    assert view.storage_offset() == base.storage_offset() == 3, (
+        f"offsets view={view.storage_offset()}, base={base.storage_offset()}, but both should be 3")
+    assert view._base is not None and view._is_view(), "base.view(2, 3) is not marked as a view"
+    view[1, 2] = -1.0
+    assert base[5].item() == -1.0, (
+        f"base[5]={base[5].item()} after view[1, 2] = -1, but should be -1 [base.view(2, 3)]")
+
+
+@pytest.mark.claim("tensors.view-needs-contiguous")
+def test_view_requires_the_same_number_of_elements():
+    """Material: view needs an unchanged element count and contiguous memory.
+    True: the count must match; a mismatch raises RuntimeError."""
+    with pytest.raises(RuntimeError, match="invalid for input of size 12"):
+        torch.arange(12).view(5, 2)
+
+
+@pytest.mark.claim("tensors.view-needs-contiguous")
+@pytest.mark.parametrize("make, new_shape", [
+    (lambda: torch.arange(12).view(3, 4)[:, :2], (3, 2, 1)),
+    (lambda: torch.arange(12).view(3, 4).t(), (4, 3, 1)),
+    (lambda: torch.arange(24).view(2, 3, 4).permute(2, 0, 1), (4, 6)),
+    (lambda: torch.arange(24).view(4, 6)[:, ::2], (2, 2, 3)),
+], ids=["column-slice", "transpose-unsqueeze", "permute-merge-tail", "strided-split-rows"])
+def test_view_works_on_non_contiguous_tensors_whose_dims_still_chain(make, new_shape):
+    """Material: view requires contiguous memory.
+    True: many non-contiguous tensors can be viewed without a copy."""
+    base = make()
+    assert not base.is_contiguous(), f"test setup: {tuple(base.shape)} input should be non-contiguous"
+    view = base.view(new_shape)
+    assert_aliases(view, base, f"non-contiguous.view{new_shape}")
+    torch.testing.assert_close(view, base.reshape(new_shape))
+
+
+@pytest.mark.claim("tensors.view-needs-contiguous", as_written=True)
+def test_as_written_view_rejects_every_non_contiguous_tensor():
+    """Material: view() requires contiguous memory, so a non-contiguous tensor raises.
+    True: a column slice views fine as (3, 2, 1)."""
+    columns = torch.arange(12).view(3, 4)[:, :2]
+    with pytest.raises(RuntimeError):
+        columns.view(3, 2, 1)
+
+
+# --- the t() example of 000 §2.1 -----------------------------------------------------
+
+
+@pytest.mark.claim("tensors.t-example-strides")
+def test_t_of_a_3x4_view_swaps_shape_and_stride():
+    """Material: arange(12).view(3, 4) has stride (4, 1); .t() has (4, 3), stride (1, 4).
+    True: exactly so, on the same storage."""
+    x = torch.arange(12).view(3, 4)
+    y = x.t()
+    assert x.stride() == (4, 1), f"x.stride()={x.stride()}, but should be (4, 1) [arange(12).view(3, 4)]"
+    assert (tuple(y.shape), y.stride()) == ((4, 3), (1, 4)), (
+        f"x.t() has shape {tuple(y.shape)} stride {y.stride()}, but should be (4, 3) and (1, 4)")
+    assert_aliases(y, x, "x.t()")
+
+
+@pytest.mark.claim("tensors.t-same-data-ptr")
+def test_t_has_the_same_data_ptr_as_its_base():
+    """Material: x.data_ptr() == x.t().data_ptr() prints True.
+    True: True, because the transpose keeps storage offset 0."""
+    x = torch.arange(12).view(3, 4)
+    assert x.data_ptr() == x.t().data_ptr(), (
+        f"x.t().data_ptr()={x.t().data_ptr():#x}, but should equal x.data_ptr()={x.data_ptr():#x}")
+
+
+@pytest.mark.claim("tensors.t-write-aliases")
+def test_writing_through_t_changes_the_base():
+    """Material: y = x.t(); y[0, 0] = 999 also sets x[0, 0] to 999.
+    True: it does; y[i, j] and x[j, i] are one storage element."""
+    x = torch.arange(12).view(3, 4)
+    y = x.t()
+    y[0, 0] = 999
+    y[3, 1] = -5
+    assert x[0, 0].item() == 999, f"x[0, 0]={x[0, 0].item()} after y[0, 0] = 999, but should be 999"
+    assert x[1, 3].item() == -5, f"x[1, 3]={x[1, 3].item()} after y[3, 1] = -5, but should be -5"
+
+
+# --- data_ptr as evidence --------------------------------------------------------------
+
+
+@pytest.mark.claim("tensors.data-ptr-proves-sharing")
+def test_a_view_at_an_offset_shares_storage_but_not_data_ptr():
+    """Material: compare data_ptr() to find out whether memory is shared.
+    True: x[1:] shares x's storage but its data_ptr() is one element further."""
+    x = torch.arange(6, dtype=torch.float32)
+    tail = x[1:]
+    assert tail.data_ptr() == x.data_ptr() + x.element_size(), (
+        f"x[1:].data_ptr()={tail.data_ptr():#x}, but should be x.data_ptr()+4={x.data_ptr() + 4:#x}")
+    assert_aliases(tail, x, "x[1:]")
+
+
+@pytest.mark.claim("tensors.data-ptr-proves-sharing", as_written=True)
+def test_as_written_equal_data_ptr_detects_every_shared_view():
+    """Material: data_ptr() comparison is the direct test of sharing.
+    True: x[1:] shares memory yet its data_ptr() differs."""
+    x = torch.arange(6, dtype=torch.float32)
+    assert x[1:].data_ptr() == x.data_ptr(), "x[1:] shares x's memory, yet data_ptr() differs"
+
+
+# --- reshape, transpose, permute, contiguous -------------------------------------------
+
+
+@pytest.mark.claim("tensors.reshape-copies-when-needed")
+def test_reshape_is_a_view_when_possible_and_a_copy_otherwise():
+    """Material: reshape copies (makes contiguous) only when it has to.
+    True: a view for a contiguous input, a contiguous copy for a transposed one."""
+    x = torch.arange(12.0).view(3, 4)
+    as_view = x.reshape(4, 3)
+    assert_aliases(as_view, x, "contiguous.reshape(4, 3)")
+    transposed = x.t()
+    copied = transposed.reshape(12)
+    assert_owns_storage(copied, x, "x.t().reshape(12)")
+    assert copied.is_contiguous(), "x.t().reshape(12) is not contiguous"
+    torch.testing.assert_close(copied, transposed.contiguous().view(12))
+
+
+@pytest.mark.claim("tensors.transpose-always-view")
+@pytest.mark.parametrize("op", [
+    lambda t: t.transpose(0, 2), lambda t: t.t() if t.dim() == 2 else t.mT,
+    lambda t: torch.transpose(t, 1, 2), lambda t: t.swapaxes(0, 1),
+], ids=["transpose", "t-or-mT", "torch.transpose", "swapaxes"])
+def test_transpose_of_a_strided_tensor_is_a_view(op):
+    """Material: transpose is always a view.
+    True: for strided tensors, always: sizes and strides swapped, storage shared."""
+    x = torch.arange(24.0).view(2, 3, 4)
+    y = op(x)
+    assert_aliases(y, x, "transpose of a strided tensor")
+    assert sorted(y.stride()) == sorted(x.stride()), (
+        f"strides {y.stride()} should be a permutation of {x.stride()}")
+
+
+@pytest.mark.claim("tensors.transpose-always-view")
+def test_transpose_of_a_sparse_tensor_does_not_share_storage():
+    """Material: transpose is always a view.
+    True: a sparse COO transpose gets its own indices and values."""
+    dense = torch.tensor([[0.0, 1.0], [2.0, 0.0]])
+    sparse = dense.to_sparse()
+    flipped = sparse.t()
+    assert flipped.is_sparse
+    assert flipped._values().data_ptr() != sparse._values().data_ptr(), (
+        "sparse.t()._values() shares the input's values, but the docs say it does not")
+    torch.testing.assert_close(flipped.to_dense(), dense.t())
+
+
+@pytest.mark.claim("tensors.transpose-always-view", as_written=True)
+def test_as_written_sparse_transpose_is_a_view():
+    """Material: transpose is always a view operation.
+    True: sparse.t() does not share the input's storage."""
+    sparse = torch.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+    flipped = sparse.t()
+    assert flipped._values().data_ptr() == sparse._values().data_ptr(), (
+        "sparse.t() does not share its input's values")
+
+
+@pytest.mark.claim("tensors.permute-reorders-dims")
+def test_permute_reorders_sizes_and_strides_without_copying():
+    """Material: permute only reorders dimensions.
+    True: a view whose sizes and strides are the input's, reordered."""
+    x = torch.arange(24.0).view(2, 3, 4)
+    y = x.permute(2, 0, 1)
+    assert (tuple(y.shape), y.stride()) == ((4, 2, 3), (1, 12, 4)), (
+        f"x.permute(2, 0, 1) has shape {tuple(y.shape)} stride {y.stride()}, "
+        "but should be (4, 2, 3) and (1, 12, 4)")
+    assert_aliases(y, x, "x.permute(2, 0, 1)")
+    assert not y.is_contiguous(), "x.permute(2, 0, 1) claims to be contiguous"
+
+
+@pytest.mark.claim("tensors.transposed-view-raises")
+def test_view_of_a_transposed_2x3x4_raises_and_reshape_copies():
+    """Material: (2, 3, 4).transpose(0, 1).view(-1, 4) must fail; reshape(-1, 4) works.
+    True: view raises RuntimeError suggesting reshape; reshape returns a copy."""
+    x = torch.arange(24.0).view(2, 3, 4)
+    t = x.transpose(0, 1)
+    assert (tuple(t.shape), t.stride(), t.is_contiguous()) == ((3, 2, 4), (4, 12, 1), False), (
+        f"x.transpose(0, 1) is {tuple(t.shape)} stride {t.stride()}, but should be "
+        "(3, 2, 4) stride (4, 12, 1), non-contiguous")
+    with pytest.raises(RuntimeError, match="reshape"):
+        t.view(-1, 4)
+    r = t.reshape(-1, 4)
+    assert_owns_storage(r, x, "x.transpose(0, 1).reshape(-1, 4)")
+    torch.testing.assert_close(r, t.contiguous().view(-1, 4))
+
+
+@pytest.mark.claim("tensors.contiguous-makes-copy")
+def test_contiguous_copies_only_non_contiguous_tensors():
+    """Material: contiguous() turns a tensor into contiguous memory so view works.
+    True: a copy for a non-contiguous tensor, the tensor itself otherwise."""
+    x = torch.arange(12.0).view(3, 4)
+    assert x.contiguous() is x, "contiguous() on a contiguous tensor should return the tensor itself"
+    c = x.t().contiguous()
+    assert c.is_contiguous() and c.stride() == (3, 1), f"x.t().contiguous().stride()={c.stride()}, should be (3, 1)"
+    assert_owns_storage(c, x, "x.t().contiguous()")
+    assert c.view(12).shape == (12,)
+
+
+@pytest.mark.claim("tensors.channel-shuffle-view-or-reshape")
+def test_channel_shuffle_needs_reshape_after_the_transpose():
+    """Material: view vs reshape matters for ChannelShuffle/PixelShuffle.
+    True: the final flatten raises with view, works with reshape, equals nn.ChannelShuffle."""
+    n, c, h, w, groups = 2, 6, 3, 3, 3
+    x = torch.randn(n, c, h, w)
+    mixed = x.view(n, groups, c // groups, h, w).transpose(1, 2)
+    with pytest.raises(RuntimeError):
+        mixed.view(n, c, h, w)
+    torch.testing.assert_close(mixed.reshape(n, c, h, w), torch.nn.ChannelShuffle(groups)(x))
+
+
+@pytest.mark.claim("tensors.mha-needs-contiguous")
+def test_multihead_attention_accepts_non_contiguous_seq_first_input():
+    """Material: nn.MultiheadAttention requires contiguous (L, N, E) input.
+    True: (L, N, E) is the default layout, but a permuted non-contiguous input works."""
+    mha = torch.nn.MultiheadAttention(embed_dim=8, num_heads=2).eval()
+    batch_first = torch.randn(3, 5, 8)
+    seq_first = batch_first.permute(1, 0, 2)
+    assert not seq_first.is_contiguous()
+    with torch.no_grad():
+        out, _ = mha(seq_first, seq_first, seq_first)
+        expected, _ = mha(*(seq_first.contiguous(),) * 3)
+    assert out.shape == (5, 3, 8), f"output shape {tuple(out.shape)}, but should be (5, 3, 8) [(L, N, E)]"
+    torch.testing.assert_close(out, expected)
+
+
+@pytest.mark.claim("tensors.mha-needs-contiguous", as_written=True)
+def test_as_written_multihead_attention_rejects_non_contiguous_input():
+    """Material: MultiheadAttention explicitly requires contiguous memory.
+    True: a non-contiguous (L, N, E) input is accepted."""
+    mha = torch.nn.MultiheadAttention(embed_dim=8, num_heads=2)
+    seq_first = torch.randn(3, 5, 8).permute(1, 0, 2)
+    with pytest.raises(RuntimeError):
+        mha(seq_first, seq_first, seq_first)
+
+
+@pytest.mark.claim("tensors.layout-decides-zero-copy")
+@pytest.mark.parametrize("make, new_shape, zero_copy", [
+    (lambda: torch.arange(24.0).view(2, 3, 4), (6, 4), True),
+    (lambda: torch.arange(24.0).view(2, 3, 4).transpose(1, 2), (2, 12), False),
+    (lambda: torch.arange(24.0).view(2, 3, 4).transpose(0, 1), (3, 2, 2, 2), True),
+    (lambda: torch.arange(24.0).view(4, 6)[:, 1:5], (4, 2, 2), True),
+    (lambda: torch.arange(24.0).view(4, 6)[:, 1:5], (16,), False),
+], ids=["contiguous-merge", "transposed-merge", "transposed-split-tail", "slice-split", "slice-merge"])
+def test_zero_copy_reshape_is_exactly_when_strides_exist(ref, make, new_shape, zero_copy):
+    """Material: zero copy depends on whether strides can describe the target layout.
+    True: reshape aliases exactly when view_strides finds strides, and uses them."""
+    x = make()
+    strides = ref.strides.view_strides(tuple(x.shape), x.stride(), new_shape)
+    assert (strides is not None) == zero_copy, (
+        f"view_strides({tuple(x.shape)}, {x.stride()}, {new_shape})={strides}, "
+        f"but a view {'exists' if zero_copy else 'does not exist'}")
+    r = x.reshape(new_shape)
+    shares = storage_ptr(r) == storage_ptr(x)
+    assert shares == zero_copy, (
+        f"x.reshape{new_shape} {'shares' if shares else 'copies'} storage, but should "
+        f"{'share' if zero_copy else 'copy'} [x shape {tuple(x.shape)} stride {x.stride()}]")
+    if zero_copy:
+        assert r.stride() == strides, f"reshape stride {r.stride()}, but view_strides gave {strides}"
+
+
+@pytest.mark.claim("tensors.flatten-keeps-batch")
+def test_flatten_from_dim_1_keeps_the_batch_and_accepts_non_contiguous_input():
+    """Material: torch.flatten(out, 1) keeps the batch dim and avoids view(-1) errors.
+    True: (N, C*H*W), and it also works where view raises."""
+    feats = torch.randn(4, 8, 2, 2)
+    flat = torch.flatten(feats, 1)
+    assert flat.shape == (4, 32), f"torch.flatten(x, 1).shape={tuple(flat.shape)}, but should be (4, 32)"
+    assert_aliases(flat, feats, "torch.flatten(contiguous, 1)")
+    channels_last = feats.permute(0, 2, 3, 1)
+    with pytest.raises(RuntimeError):
+        channels_last.view(4, -1)
+    torch.testing.assert_close(torch.flatten(channels_last, 1), channels_last.reshape(4, -1))
+
+
+@pytest.mark.claim("tensors.data-attr-contiguous")
+def test_data_attribute_has_the_tensors_own_layout():
+    """Material: .data is the contiguous memory block holding the values.
+    True: .data shares storage, sizes and strides; x.t().data is non-contiguous."""
+    x = torch.arange(6.0, requires_grad=True)
+    y = x.view(2, 3).t()
+    data = y.data
+    assert_aliases(data, x, "x.view(2, 3).t().data")
+    assert (data.stride(), data.requires_grad) == (y.stride(), False), (
+        f".data stride {data.stride()} requires_grad {data.requires_grad}, but should be "
+        f"{y.stride()} and False")
+    assert not data.is_contiguous(), ".data of a transposed tensor claims to be contiguous"
+
+
+@pytest.mark.claim("tensors.data-attr-contiguous", as_written=True)
+def test_as_written_data_attribute_is_contiguous():
+    """Material: .data is contiguous memory.
+    True: it is as (non-)contiguous as its tensor."""
+    assert torch.arange(6.0).view(2, 3).t().data.is_contiguous()
