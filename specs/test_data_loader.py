@@ -1,10 +1,9 @@
 """Data: Dataset and DataLoader semantics — batching, shuffling, the last batch, samplers,
 collate, and what happens to an exception raised in ``__getitem__``.
 
-Sources: 004 §4.3, 002 §4.2, 003 §2.2, §4.2, §5.2.  Worker processes are covered in
-``test_data_workers.py``; every loader with workers here is bounded by ``timeout=``.
+Sources: 004 §4.3, 002 §4.2, 003 §2.2, §4.2, §5.2.  Worker processes (and an exception
+raised inside one) are covered in ``test_data_workers.py``.
 """
-import multiprocessing
 
 import numpy as np
 import pytest
@@ -12,19 +11,6 @@ import torch
 from torch import nn
 from torch.utils.data import (DataLoader, Dataset, RandomSampler, SequentialSampler,
                               SubsetRandomSampler, TensorDataset)
-
-WORKER_TIMEOUT = 30  # seconds a worker may take for one batch before the loader gives up
-
-
-@pytest.fixture
-def no_leftover_workers():
-    """Fail if a spec leaves DataLoader worker processes running."""
-    yield
-    for child in multiprocessing.active_children():
-        child.join(timeout=5)
-    alive = multiprocessing.active_children()
-    assert not alive, f"worker processes left running after the spec: {alive}"
-
 
 def _indices(loader):
     return torch.cat([batch[0] for batch in loader]).tolist()
@@ -166,7 +152,8 @@ def test_subset_random_sampler_seeded_by_epoch_is_reproducible_and_varies():
 def test_drop_last_drops_only_the_incomplete_final_batch(n, batch, drop_last, expected):
     """Material: drop_last=True throws away the short final batch.
     True: 1000 samples / 64 -> 16 batches, 15 with drop_last; len(loader) agrees."""
-    loader = DataLoader(TensorDataset(torch.arange(n)), batch_size=batch, shuffle=True, drop_last=drop_last)
+    # RandomSampler refuses an empty dataset, so the zero-size case runs unshuffled.
+    loader = DataLoader(TensorDataset(torch.arange(n)), batch_size=batch, shuffle=n > 0, drop_last=drop_last)
     sizes = [len(b[0]) for b in loader]
     assert len(sizes) == len(loader) == expected, (
         f"{len(sizes)} batches (len(loader)={len(loader)}), expected {expected} "
@@ -203,16 +190,6 @@ def test_getitem_exception_propagates_without_workers():
         for (batch) in loader:
             seen.append(batch)
     assert len(seen) == 2, f"{len(seen)} batches before the error, expected the 2 good ones"
-
-
-@pytest.mark.claim("data.getitem-exception-skipped")
-def test_getitem_exception_in_a_worker_is_reraised_with_the_worker_named(no_leftover_workers):
-    """Material: the loader silently skips a batch whose __getitem__ raises.
-    True: with workers the main process re-raises IndexError naming the worker process."""
-    loader = DataLoader(FailingAt(12, bad=5), batch_size=2, num_workers=2, timeout=WORKER_TIMEOUT)
-    with pytest.raises(IndexError, match=r"Caught IndexError in DataLoader worker process \d") as info:
-        list(loader)
-    assert "index 5 is out of bounds" in str(info.value), f"worker traceback missing: {info.value}"
 
 
 @pytest.mark.claim("data.getitem-exception-skipped", as_written=True)

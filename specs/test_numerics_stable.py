@@ -40,7 +40,7 @@ CASES = [pytest.param(m, d, id=f"{m:g}-{str(d)[6:]}") for m in MAGNITUDES for d 
 
 @pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
 @pytest.mark.parametrize("magnitude, dtype", CASES)
-@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("dim", [0, -1])
 def test_reference_logsumexp_matches_torch(ref, magnitude, dtype, dim):
     """Material: log_softmax (built on log-sum-exp) is the stable way.  True: the max-shifted
     reference equals torch.logsumexp at every magnitude and dtype."""
@@ -53,7 +53,7 @@ def test_reference_logsumexp_matches_torch(ref, magnitude, dtype, dim):
 
 @pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
 @pytest.mark.parametrize("magnitude, dtype", CASES)
-@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("dim", [0, -1])
 def test_reference_log_softmax_matches_torch(ref, magnitude, dtype, dim):
     """Material: use log_softmax instead of softmax().log().  True: the stable reference
     equals F.log_softmax for magnitudes 1 to 1e30 in every floating dtype."""
@@ -99,9 +99,8 @@ CE_CASES = [
 
 @pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
 @pytest.mark.parametrize("kwargs", CE_CASES)
-@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize("magnitude, dtype", [c for c in CASES if c.values[1] != torch.float16])
-def test_reference_cross_entropy_matches_torch(ref, kwargs, reduction, magnitude, dtype):
+def test_reference_cross_entropy_matches_torch(ref, kwargs, magnitude, dtype):
     """Material: CrossEntropyLoss = log_softmax + nll_loss.  True: the reference (weighted mean
     over non-ignored targets) equals F.cross_entropy for every reduction."""
     x = _logits(magnitude, dtype, shape=(8, 5))
@@ -109,10 +108,11 @@ def test_reference_cross_entropy_matches_torch(ref, kwargs, reduction, magnitude
     kw = dict(kwargs)
     if "weight" in kw:
         kw["weight"] = kw["weight"].to(dtype)
-    want = F.cross_entropy(x, y, reduction=reduction, **kw)
-    got = ref.stable.cross_entropy(x, y, reduction=reduction, **kw)
-    torch.testing.assert_close(got, want, msg=lambda m: (
-        f"ref.stable.cross_entropy({kwargs}, reduction={reduction!r}) at {magnitude:g} in {dtype}: {m}"))
+    for reduction in ("mean", "sum", "none"):
+        want = F.cross_entropy(x, y, reduction=reduction, **kw)
+        got = ref.stable.cross_entropy(x, y, reduction=reduction, **kw)
+        torch.testing.assert_close(got, want, msg=lambda m: (
+            f"ref.stable.cross_entropy({kwargs}, reduction={reduction!r}) at {magnitude:g} in {dtype}: {m}"))
 
 
 @pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")

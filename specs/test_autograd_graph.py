@@ -1,0 +1,261 @@
+"""Autograd: the dynamic graph built during the forward pass.
+
+Sources: 000 §1 and §2.2 (grad_fn, next_functions, AccumulateGrad, the engine), 002 §2.1 and
+§3.2 (operator overloading), 003 §2.1 (where errors surface), 004 §1, §2.3, §3.1 and §3.3
+(graph as an execution record, leaves, reverse topological order).
+"""
+import weakref
+
+import pytest
+import torch
+from torch import nn
+
+
+def _name(node):
+    return None if node is None else type(node).__name__
+
+
+def _leaf(*values):
+    return torch.tensor(values, dtype=torch.float64, requires_grad=True)
+
+
+@pytest.mark.claim("autograd.graph-built-during-forward")
+def test_graph_follows_the_branch_taken():
+    """Material: the graph is recorded as the forward runs; a different branch gives a different graph.
+    True: grad_fn type and gradient follow the branch actually executed, no recompilation."""
+    def f(x):
+        if x.sum() > 0:
+            return x.exp().sum()
+        return (x * x).sum()
+
+    pos, neg = _leaf(1.0, 2.0), _leaf(-1.0, -2.0)
+    out_pos, out_neg = f(pos), f(neg)
+    assert _name(out_pos.grad_fn.next_functions[0][0]) == "ExpBackward0", (
+        f"branch x.sum() > 0 recorded {out_pos.grad_fn.next_functions[0][0]}, expected ExpBackward0")
+    assert _name(out_neg.grad_fn.next_functions[0][0]) == "MulBackward0", (
+        f"branch x.sum() <= 0 recorded {out_neg.grad_fn.next_functions[0][0]}, expected MulBackward0")
+    out_pos.backward()
+    out_neg.backward()
+    torch.testing.assert_close(pos.grad, pos.detach().exp(), msg="gradient of the exp branch")
+    torch.testing.assert_close(neg.grad, 2 * neg.detach(), msg="gradient of the square branch")
+
+
+@pytest.mark.claim("autograd.graph-built-during-forward")
+def test_each_forward_builds_fresh_nodes():
+    """Material: every iteration rebuilds the graph.
+    True: two runs of the same code never share a grad_fn object."""
+    x = _leaf(1.0, 2.0)
+    first, second = (x * 2).sum(), (x * 2).sum()
+    assert first.grad_fn is not second.grad_fn, "two forward passes returned the same grad_fn"
+    assert first.grad_fn.next_functions[0][0] is not second.grad_fn.next_functions[0][0], (
+        "two forward passes share their MulBackward0 node")
+
+
+@pytest.mark.claim("autograd.next-functions-accumulate-grad")
+def test_add_of_two_leaves_links_two_accumulators():
+    """Material: z = x + y -> AddBackward0 whose next_functions are two (AccumulateGrad, 0) pairs.
+    True: exactly; each accumulator's .variable is the leaf, and a no-grad input is (None, 0)."""
+    x = torch.tensor([1.0], requires_grad=True)
+    y = torch.tensor([2.0], requires_grad=True)
+    z = x + y
+    assert _name(z.grad_fn) == "AddBackward0", f"z.grad_fn={z.grad_fn}, expected AddBackward0"
+    pairs = z.grad_fn.next_functions
+    assert [(_name(n), i) for n, i in pairs] == [("AccumulateGrad", 0), ("AccumulateGrad", 0)], (
+        f"z.grad_fn.next_functions={pairs}")
+    assert pairs[0][0].variable is x and pairs[1][0].variable is y, (
+        "the AccumulateGrad nodes do not point at x and y")
+    w = x + torch.tensor([2.0])
+    assert w.grad_fn.next_functions[1] == (None, 0), (
+        f"a no-grad input shows as {w.grad_fn.next_functions[1]}, expected (None, 0)")
+
+
+@pytest.mark.claim("autograd.grad-fn-is-function-instance")
+def test_grad_fn_is_a_graph_node_not_a_function():
+    """Material: each differentiable op instantiates a Function subclass as grad_fn.
+    True: a C++ graph Node, and only when grad mode is on and an input requires grad."""
+    x = _leaf(1.0)
+    z = torch.add(x, 1)
+    assert isinstance(z.grad_fn, torch.autograd.graph.Node), f"{z.grad_fn!r} is not a graph Node"
+    assert not isinstance(z.grad_fn, torch.autograd.Function), f"{z.grad_fn!r} is a torch.autograd.Function"
+    assert torch.add(torch.ones(1), 1).grad_fn is None, "an op on tensors without grad recorded a node"
+    with torch.no_grad():
+        assert torch.add(x, 1).grad_fn is None, "an op under no_grad recorded a node"
+
+
+@pytest.mark.claim("autograd.grad-fn-is-function-instance", as_written=True)
+def test_grad_fn_is_function_instance_as_written():
+    """Material: grad_fn is an instance of a Function subclass.
+    True: it is not."""
+    z = torch.add(_leaf(1.0), 1)
+    assert isinstance(z.grad_fn, torch.autograd.Function), f"{z.grad_fn!r} is not a Function"
+
+
+def _diamond():
+    """x -> h -> (sin h, cos h) -> sum: h is used twice."""
+    x = _leaf(0.3, -0.7)
+    h = x * 2
+    order = []
+    h.register_hook(lambda g: order.append(("h", g.clone())))
+    a, b = h.sin(), h.cos()
+    a.register_hook(lambda g: order.append(("a", None)))
+    b.register_hook(lambda g: order.append(("b", None)))
+    return x, h, (a + b).sum(), order
+
+
+@pytest.mark.claim("autograd.engine-dfs-in-python")
+@pytest.mark.claim("autograd.backward-reverse-topological")
+def test_shared_node_runs_once_after_all_consumers():
+    """Material (000): depth-first walk from z.grad_fn; (004): reverse topological order.
+    True: the shared h is processed once, after both consumers, with the summed gradient."""
+    x, h, out, order = _diamond()
+    out.backward()
+    names = [n for n, _ in order]
+    assert names.count("h") == 1, f"the hook on the shared tensor h fired {names.count('h')} times, expected 1"
+    assert names.index("h") > max(names.index("a"), names.index("b")), (
+        f"hook order {names}: h ran before one of its consumers")
+    expected = (h.cos() - h.sin()).detach()
+    torch.testing.assert_close(order[names.index("h")][1], expected,
+                               msg="gradient reaching h is not cos(h) - sin(h)")
+
+
+@pytest.mark.claim("autograd.engine-dfs-in-python", as_written=True)
+def test_depth_first_walk_visits_shared_node_twice_as_written():
+    """Material: a depth-first walk, which reaches the shared node once per path.
+    True: it is visited once."""
+    _, _, out, order = _diamond()
+    out.backward()
+    assert [n for n, _ in order].count("h") == 2, f"hook order {order}: h was not visited per path"
+
+
+@pytest.mark.claim("autograd.backward-reverse-topological")
+def test_diamond_gradient_matches_finite_differences(ref):
+    """Material: each node multiplies its local gradient by the upstream one.
+    True: the chain-rule result equals central finite differences."""
+    x, _, out, _ = _diamond()
+    out.backward()
+    fd = ref.finite_diff.central_difference_jacobian(
+        lambda t: ((t * 2).sin() + (t * 2).cos()).sum(), (x.detach(),))
+    torch.testing.assert_close(x.grad, fd.reshape(-1), rtol=1e-7, atol=1e-7,
+                               msg="autograd gradient of the diamond vs finite differences")
+
+
+@pytest.mark.claim("autograd.node-saves-and-links")
+def test_mul_saves_the_other_factor_and_links_accumulator():
+    """Material: mul saves the other factor; next_functions point at the inputs' grad_fn.
+    True: it saves x for w * x; but a leaf's link is its AccumulateGrad, a no-grad input is (None, 0)."""
+    w = torch.tensor([2.0], requires_grad=True)
+    x = torch.tensor([3.0])
+    node = (w * x).grad_fn
+    torch.testing.assert_close(node._saved_other, x, msg="MulBackward0._saved_other is not x")
+    assert node._saved_self is None, "MulBackward0 saved w although x needs no gradient"
+    assert _name(node.next_functions[0][0]) == "AccumulateGrad" and node.next_functions[0][0].variable is w, (
+        f"next_functions[0]={node.next_functions[0]}, expected w's AccumulateGrad")
+    assert node.next_functions[1] == (None, 0), f"next_functions[1]={node.next_functions[1]}, expected (None, 0)"
+
+
+@pytest.mark.claim("autograd.node-saves-and-links", as_written=True)
+def test_next_functions_are_inputs_grad_fn_as_written():
+    """Material: next_functions point at each input tensor's grad_fn.
+    True: a leaf's grad_fn is None; the link is its AccumulateGrad."""
+    w = torch.tensor([2.0], requires_grad=True)
+    node = (w * torch.tensor([3.0])).grad_fn
+    assert node.next_functions[0][0] is w.grad_fn, f"next_functions[0][0]={node.next_functions[0][0]}, w.grad_fn=None"
+
+
+@pytest.mark.claim("autograd.example-004-w-times-x")
+def test_example_w_times_x_plus_one():
+    """Material: y = w * x + 1, grad_fn Add over Mul, w.grad == tensor([3.]).
+    True: recomputed, all as printed."""
+    w = torch.tensor([2.0], requires_grad=True)
+    x = torch.tensor([3.0])
+    y = w * x + 1
+    assert _name(y.grad_fn) == "AddBackward0", f"y.grad_fn={y.grad_fn}"
+    assert _name(y.grad_fn.next_functions[0][0]) == "MulBackward0", f"{y.grad_fn.next_functions}"
+    y.backward()
+    torch.testing.assert_close(w.grad, torch.tensor([3.0]), msg="w.grad after y = w*x + 1; y.backward()")
+
+
+@pytest.mark.claim("autograd.leaf-definition")
+def test_leaf_is_anything_without_grad_fn():
+    """Material: leaves are tensors the user creates, not op results; only leaves get .grad.
+    True: every no-grad tensor is a leaf (op results too); non-leaves get .grad via retain_grad()."""
+    assert (torch.ones(2) * 3).is_leaf, "torch.ones(2) * 3 is not a leaf"
+    assert not (torch.randn(3, requires_grad=True) * 2).is_leaf, "a requiring-grad op result is a leaf"
+    x = _leaf(1.0, 2.0)
+    h = x * 2
+    h.retain_grad()
+    (h * h).sum().backward()
+    torch.testing.assert_close(h.grad, 2 * h.detach(), msg="h.grad after retain_grad()")
+
+
+@pytest.mark.claim("autograd.leaf-definition", as_written=True)
+def test_op_results_are_not_leaves_as_written():
+    """Material: a leaf is not the result of an operation.
+    True: torch.ones(2) * 3 is a leaf."""
+    assert not (torch.ones(2) * 3).is_leaf, "torch.ones(2) * 3 reports is_leaf=True"
+
+
+@pytest.mark.claim("autograd.requires-grad-propagates")
+def test_requires_grad_propagates_through_mixed_ops():
+    """Material: every op a requiring-grad leaf takes part in yields a tensor with grad_fn.
+    True: also when mixed with no-grad tensors; not under no_grad."""
+    w = _leaf(1.0, 2.0)
+    c = torch.tensor([3.0, 4.0], dtype=torch.float64)
+    for out in (w * c, c - w, torch.cat([c, w]), (w @ c)[None], w.exp().sum()[None]):
+        assert out.requires_grad and out.grad_fn is not None, f"{out} lost requires_grad/grad_fn"
+    with torch.no_grad():
+        assert not (w * c).requires_grad, "w * c under no_grad requires grad"
+
+
+@pytest.mark.claim("autograd.operator-overloading-builds-node")
+def test_add_operator_goes_through_tensor_add():
+    """Material: a + b calls Tensor.__add__, which also creates an AddBackward0 with a and b below it.
+    True: yes; its next_functions reach a and b through their accumulators."""
+    a, b = _leaf(1.0), _leaf(2.0)
+    via_method = torch.Tensor.__add__(a, b)
+    via_operator = a + b
+    assert _name(via_method.grad_fn) == _name(via_operator.grad_fn) == "AddBackward0"
+    reached = [n.variable for n, _ in via_operator.grad_fn.next_functions]
+    assert reached[0] is a and reached[1] is b, "AddBackward0 does not reach a and b"
+
+
+@pytest.mark.claim("autograd.graph-lifetime-refcount")
+def test_graph_freed_when_output_dropped():
+    """Material: the graph's lifetime follows Python reference counting.
+    True: a saved intermediate lives while the output does and is freed on del."""
+    x = torch.randn(3, requires_grad=True)
+    h = x * 2
+    out = h.sin()          # SinBackward0 saves h
+    alive = weakref.ref(h)
+    del h
+    assert alive() is not None, "the saved intermediate died while the graph was still referenced"
+    del out
+    assert alive() is None, "the saved intermediate survived the deletion of the graph's output"
+
+
+@pytest.mark.claim("autograd.shape-errors-at-backward")
+def test_shape_error_raised_in_forward():
+    """Material: PyTorch only throws a shape mismatch at loss.backward().
+    True: the forward op raises it immediately."""
+    lin = nn.Linear(3, 2)
+    with pytest.raises(RuntimeError, match="shapes cannot be multiplied"):
+        lin(torch.ones(1, 4))
+
+
+@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True)
+def test_forward_with_bad_shape_runs_as_written():
+    """Material: the mismatch surfaces only at backward, so the forward call returns.
+    True: the forward call raises."""
+    nn.Linear(3, 2)(torch.ones(1, 4))
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("autograd.device-errors-at-backward")
+def test_device_mismatch_raised_at_cat():
+    """Material: a CPU tensor mixed in by torch.cat surfaces as a device error at backward.
+    True: torch.cat itself raises, in the forward."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA")
+    a = torch.ones(2, device="cuda", requires_grad=True)
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        torch.cat([a, torch.ones(2)])

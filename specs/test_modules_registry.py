@@ -1,0 +1,482 @@
+"""Modules, chapter 1: nn.Module as a registry of parameters, buffers and submodules.
+
+What attribute assignment registers, what parameters()/buffers()/children()/modules()
+walk, what state_dict() holds and what to() converts (the material's table, row by row),
+plain lists of layers, layers built inside forward, nn.functional against modules, and
+where a module's device really comes from.
+Sources: 000 §3, §3.1; 002 §3.3, §5.2; 003 §1, §3.3, §5.1; 004 §4.1, §4.2.
+"""
+import collections
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class ConvBN(nn.Module):
+    """conv1 -> bn1, the shape of model the material's §3.3.1 example prints."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return self.bn1(self.conv1(x))
+
+
+class WithExtraState(nn.Module):
+    """A persistent and a non-persistent buffer, a plain tensor and a Dropout."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+        self.register_buffer("kept", torch.ones(2))
+        self.register_buffer("scratch", torch.ones(2), persistent=False)
+        self.plain = torch.ones(2)
+        self.drop = nn.Dropout(0.3)
+
+
+# --- parameters against buffers (headline) -------------------------------------------
+
+
+@pytest.mark.claim("modules.parameters-exclude-buffers")
+def test_parameters_yield_no_buffers():
+    """Material: parameters() gives learnable tensors only, never buffers.
+    True: running_mean/var and num_batches_tracked are buffers only."""
+    model = ConvBN()
+    params = list(model.parameters())
+    for name, buf in model.named_buffers():
+        assert not any(buf is p for p in params), (
+            f"buffer {name!r} is yielded by model.parameters(), but buffers should be excluded")
+    assert len(params) == 3, (
+        f"len(list(model.parameters())) = {len(params)}, but should be 3 "
+        "(conv1.weight, bn1.weight, bn1.bias)")
+
+
+@pytest.mark.claim("modules.parameters-exclude-buffers")
+def test_optimizer_built_from_parameters_leaves_buffers_alone():
+    """Material: an optimizer from parameters() cannot touch the running statistics.
+    True: optimizer.step() changes weights; only BatchNorm's forward changes buffers."""
+    model = ConvBN()
+    with torch.no_grad():
+        model.bn1.running_mean.fill_(0.5)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
+    before = {k: v.clone() for k, v in model.named_buffers()}
+    model.eval()  # eval forward: buffers untouched, so any change would be the optimizer's
+    model(torch.randn(2, 3, 5, 5)).square().sum().backward()
+    optimizer.step()
+    for name, buf in model.named_buffers():
+        torch.testing.assert_close(buf, before[name], msg=lambda m: (
+            f"buffer {name!r} changed after optimizer.step(), but the optimizer should "
+            f"not see buffers: {m}"))
+    assert optimizer.param_groups[0]["params"][0] is model.conv1.weight
+
+
+@pytest.mark.claim("modules.named-buffers-lists-running-mean")
+def test_bn_running_mean_is_named_buffer_not_parameter():
+    """Material: named_buffers() shows bn1.running_mean, named_parameters() does not.
+    True: exactly so; bn1.weight/bias are the parameters."""
+    model = ConvBN()
+    params = dict(model.named_parameters())
+    buffers = dict(model.named_buffers())
+    assert set(params) == {"conv1.weight", "bn1.weight", "bn1.bias"}, (
+        f"named_parameters() keys = {sorted(params)}, but should be conv1.weight, bn1.weight, bn1.bias")
+    assert set(buffers) == {"bn1.running_mean", "bn1.running_var", "bn1.num_batches_tracked"}, (
+        f"named_buffers() keys = {sorted(buffers)}, but should be bn1's running_mean, "
+        "running_var, num_batches_tracked")
+
+
+@pytest.mark.claim("modules.registries-are-ordered-dicts")
+def test_three_separate_registries_exist():
+    """Material: three separate OrderedDicts for parameters, buffers, modules.
+    True: three separate registries, plain dicts on torch >= 2.5."""
+    model = ConvBN()
+    assert set(model._parameters) == set() and set(model._modules) == {"conv1", "bn1"}, (
+        f"ConvBN()._parameters={list(model._parameters)}, _modules={list(model._modules)}; "
+        "expected no own parameters and the two submodules")
+    assert set(model.bn1._buffers) == {"running_mean", "running_var", "num_batches_tracked"}
+    for name in ("_parameters", "_buffers", "_modules"):
+        assert isinstance(getattr(model, name), dict), f"model.{name} is not a mapping"
+
+
+@pytest.mark.claim("modules.registries-are-ordered-dicts", as_written=True)
+def test_registries_are_ordered_dicts_as_written():
+    """Material: the registries are OrderedDict instances.
+    True: plain dict since pytorch/pytorch#129164."""
+    model = ConvBN()
+    for name in ("_parameters", "_buffers", "_modules"):
+        assert isinstance(getattr(model, name), collections.OrderedDict), (
+            f"type(model.{name}) is {type(getattr(model, name)).__name__}, "
+            "but the material says OrderedDict")
+
+
+# --- the material's table, row by row -----------------------------------------------
+
+
+@pytest.mark.claim("modules.table-parameters-row")
+def test_parameters_row_updated_saved_and_converted():
+    """Material: parameters are updated by step(), saved, moved by to().
+    True: all three; to() keeps the Parameter objects."""
+    model = nn.Linear(3, 2)
+    weight = model.weight
+    before = weight.detach().clone()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model(torch.ones(1, 3)).sum().backward()
+    optimizer.step()
+    assert not torch.equal(model.weight.detach(), before), "optimizer.step() left weight unchanged"
+    assert {"weight", "bias"} <= set(model.state_dict()), (
+        f"state_dict() keys = {list(model.state_dict())}, but should contain weight and bias")
+    model.to(torch.float64)
+    assert model.weight.dtype == torch.float64 and model.weight is weight, (
+        f"after to(float64) weight dtype = {model.weight.dtype}, same object = "
+        f"{model.weight is weight}; expected float64 and the same Parameter")
+
+
+@pytest.mark.claim("modules.table-buffers-row")
+def test_buffers_row_saved_and_converted_but_not_optimised():
+    """Material: buffers are not optimised, are saved, are moved by to().
+    True: so for persistent buffers such as BatchNorm's running statistics."""
+    bn = nn.BatchNorm1d(3)
+    optimizer = torch.optim.SGD(bn.parameters(), lr=0.1)
+    assert all(bn.running_mean is not p for g in optimizer.param_groups for p in g["params"])
+    assert {"running_mean", "running_var", "num_batches_tracked"} <= set(bn.state_dict()), (
+        f"BatchNorm1d state_dict keys = {list(bn.state_dict())}, but should hold the running stats")
+    assert bn.num_batches_tracked.dtype == torch.int64
+    bn.to(torch.float64)
+    assert bn.running_mean.dtype == torch.float64, (
+        f"running_mean dtype after to(float64) = {bn.running_mean.dtype}, but should be float64")
+    assert bn.num_batches_tracked.dtype == torch.int64, (
+        "to(float64) converted the integer buffer num_batches_tracked; only floating tensors convert")
+
+
+@pytest.mark.claim("modules.table-buffers-row")
+def test_dropout_p_is_a_float_not_a_buffer():
+    """Material: Dropout.p is a typical buffer.
+    True: p is a Python float; Dropout has no buffers and an empty state_dict."""
+    drop = nn.Dropout(0.3)
+    assert isinstance(drop.p, float), f"type(nn.Dropout(0.3).p) = {type(drop.p).__name__}, expected float"
+    assert list(drop.buffers()) == [], f"nn.Dropout buffers = {list(drop.buffers())}, expected none"
+    assert list(drop.state_dict()) == [], (
+        f"nn.Dropout(0.3).state_dict() keys = {list(drop.state_dict())}, expected none")
+
+
+@pytest.mark.claim("modules.table-buffers-row")
+def test_non_persistent_buffer_and_plain_tensor_attribute():
+    """Material: buffers are always in state_dict(); the table knows no other kind of state.
+    True: persistent=False buffers are moved but not saved; plain tensors neither; no 'training'."""
+    model = WithExtraState()
+    keys = set(model.state_dict())
+    assert keys == {"fc.weight", "fc.bias", "kept"}, (
+        f"state_dict() keys = {sorted(keys)}, but should be fc.weight, fc.bias, kept "
+        "(no non-persistent buffer, no plain tensor, no Dropout.p, no training flag)")
+    assert {name for name, _ in model.named_buffers()} == {"kept", "scratch"}
+    model.to(torch.float64)
+    assert model.scratch.dtype == torch.float64, (
+        f"non-persistent buffer dtype after to(float64) = {model.scratch.dtype}, but should be float64")
+    assert model.plain.dtype == torch.float32, (
+        f"plain tensor attribute dtype after to(float64) = {model.plain.dtype}, but to() "
+        "should not touch unregistered tensors")
+
+
+@pytest.mark.claim("modules.table-buffers-row", as_written=True)
+def test_dropout_p_in_state_dict_as_written():
+    """Material: Dropout.p is a buffer, and buffers are saved in state_dict().
+    True: Dropout's state_dict is empty."""
+    assert "p" in nn.Dropout(0.3).state_dict(), "nn.Dropout(0.3).state_dict() has no 'p'"
+
+
+@pytest.mark.claim("modules.table-buffers-row", as_written=True)
+def test_every_buffer_saved_as_written():
+    """Material: buffers are saved in state_dict().
+    True: not those registered with persistent=False."""
+    model = WithExtraState()
+    missing = {name for name, _ in model.named_buffers()} - set(model.state_dict())
+    assert not missing, f"buffers {sorted(missing)} are missing from state_dict()"
+
+
+@pytest.mark.claim("modules.table-modules-row")
+def test_state_dict_has_no_key_per_module():
+    """Material: a submodule is saved only through its parameters and buffers.
+    True: keys are dotted tensor names; ReLU/MaxPool contribute nothing."""
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.BatchNorm2d(2))
+    keys = list(model.state_dict())
+    assert keys == ["0.weight", "0.bias", "2.weight", "2.bias", "2.running_mean",
+                    "2.running_var", "2.num_batches_tracked"], (
+        f"state_dict() keys = {keys}; expected only tensors of modules 0 and 2")
+    model.to(torch.float64)
+    assert model[2].running_var.dtype == torch.float64, "to() did not recurse into the submodule"
+
+
+@pytest.mark.claim("modules.bn-running-stats-momentum")
+def test_bn_running_stats_update_in_train_only():
+    """Material: running stats follow a momentum update in training, frozen in eval.
+    True: new = 0.9 * old + 0.1 * batch statistic (unbiased var); eval leaves them."""
+    bn = nn.BatchNorm1d(2)
+    x = torch.tensor([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]])
+    bn(x)
+    torch.testing.assert_close(bn.running_mean, 0.1 * x.mean(0))
+    torch.testing.assert_close(bn.running_var, 0.9 + 0.1 * x.var(0, unbiased=True))
+    assert bn.num_batches_tracked.item() == 1
+    frozen = bn.running_mean.clone()
+    bn.eval()
+    bn(x * 100)
+    torch.testing.assert_close(bn.running_mean, frozen, msg=lambda m: (
+        f"an eval-mode forward changed running_mean, but it should be frozen: {m}"))
+
+
+# --- registration by attribute assignment -------------------------------------------
+
+
+class Net(nn.Module):
+    """The material's two-layer net (004 §4.1)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 128)
+        self.fc2 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+@pytest.mark.claim("modules.setattr-registers")
+def test_attribute_assignment_registers_submodules_and_parameters():
+    """Material: __setattr__ files Parameters and Modules into their registries.
+    True: so; the names leave __dict__ and every walker recurses."""
+    net = Net()
+    net.scale = nn.Parameter(torch.ones(()))
+    assert "fc1" in net._modules and "scale" in net._parameters, (
+        f"_modules={list(net._modules)}, _parameters={list(net._parameters)}: assignment did not register")
+    assert "fc1" not in net.__dict__ and "scale" not in net.__dict__
+    assert [n for n, _ in net.named_parameters()] == [
+        "scale", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    net.to(torch.float64)
+    assert net.fc2.bias.dtype == torch.float64
+
+
+@pytest.mark.claim("modules.net-has-four-parameter-tensors")
+def test_two_layer_net_has_four_parameter_tensors():
+    """Material: Net(784->128->10) has 4 parameter tensors.
+    True: 4 tensors, 101,770 scalars."""
+    net = Net()
+    params = list(net.parameters())
+    assert len(params) == 4, f"len(list(Net().parameters())) = {len(params)}, but should be 4"
+    assert sum(p.numel() for p in params) == 784 * 128 + 128 + 128 * 10 + 10
+    assert net(torch.randn(2, 784)).shape == (2, 10)
+
+
+class ListNet(nn.Module):
+    def __init__(self, wrap):
+        super().__init__()
+        layers = [nn.Linear(3, 3), nn.Linear(3, 1)]
+        self.layers = nn.ModuleList(layers) if wrap else layers
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+@pytest.mark.claim("modules.plain-list-not-registered")
+def test_plain_list_layers_are_invisible_and_never_learn():
+    """Material: layers in a Python list are unregistered and never update.
+    True: not in parameters()/state_dict()/children(), not converted, unchanged by step()."""
+    model = ListNet(wrap=False)
+    assert list(model.parameters()) == [] and list(model.state_dict()) == [], (
+        f"parameters()={list(model.parameters())}, state_dict keys={list(model.state_dict())}; "
+        "a plain list should register nothing")
+    assert list(model.children()) == []
+    before = model.layers[0].weight.detach().clone()
+    with pytest.raises(ValueError, match="empty parameter list"):
+        torch.optim.SGD(model.parameters(), lr=0.1)
+    model(torch.randn(4, 3)).sum().backward()
+    assert model.layers[0].weight.grad is not None, "backward should still fill .grad"
+    torch.testing.assert_close(model.layers[0].weight.detach(), before)
+    model.to(torch.float64)
+    assert model.layers[0].weight.dtype == torch.float32, "to() reached a layer held in a plain list"
+
+
+@pytest.mark.claim("modules.plain-list-not-registered")
+def test_module_list_registers_the_same_layers():
+    """Material: nn.ModuleList fixes the plain list.
+    True: keys 'layers.0.weight' ...; the optimizer updates them."""
+    model = ListNet(wrap=True)
+    assert list(model.state_dict()) == ["layers.0.weight", "layers.0.bias",
+                                        "layers.1.weight", "layers.1.bias"]
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    before = model.layers[0].weight.detach().clone()
+    model(torch.randn(4, 3)).sum().backward()
+    optimizer.step()
+    assert not torch.equal(model.layers[0].weight.detach(), before), (
+        "a layer inside nn.ModuleList did not change after optimizer.step()")
+
+
+@pytest.mark.claim("modules.super-init-required")
+@pytest.mark.parametrize("value, word", [
+    (lambda: nn.Linear(2, 2), "module"),
+    (lambda: nn.Parameter(torch.zeros(2)), "parameters"),
+])
+def test_forgetting_super_init_fails_at_first_registration(value, word):
+    """Material: forgetting super().__init__() breaks the module.
+    True: AttributeError 'cannot assign ... before Module.__init__() call'."""
+    class Forgetful(nn.Module):
+        def __init__(self):
+            self.plain = torch.zeros(1)  # plain tensors pass: no registry needed
+            self.layer = value()
+
+    with pytest.raises(AttributeError, match=f"cannot assign {word} before Module.__init__"):
+        Forgetful()
+
+
+@pytest.mark.claim("modules.sequential-runs-in-order")
+def test_sequential_calls_layers_in_insertion_order():
+    """Material: Sequential pipes the input through its layers in order.
+    True: Sequential(a, b, c)(x) == c(b(a(x))); keys '0', '1', '2'."""
+    a, b, c = nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)
+    seq = nn.Sequential(a, b, c)
+    x = torch.randn(5, 3)
+    torch.testing.assert_close(seq(x), c(b(a(x))))
+    assert list(seq._modules) == ["0", "1", "2"]
+    named = nn.Sequential(collections.OrderedDict([("first", a), ("act", b), ("last", c)]))
+    assert [n for n, _ in named.named_children()] == ["first", "act", "last"]
+
+
+@pytest.mark.claim("modules.swappable-head")
+def test_swapping_the_head_by_assignment(ref):
+    """Material: 64x6x6 features for CIFAR; model.classifier = Linear(2304, 100) swaps the head.
+    True: so; an optimizer built before the swap still holds the old head."""
+    model = ref.models.SwappableHeadNet(num_classes=10)
+    x = torch.randn(2, 3, 32, 32)
+    features = model.features(x)
+    assert features.shape == (2, 64, 6, 6), f"features(x).shape = {tuple(features.shape)}, expected (2, 64, 6, 6)"
+    assert model.feature_size == 64 * 6 * 6 == 2304
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    old_head = model.classifier
+    model.classifier = nn.Linear(64 * 6 * 6, 100)
+    assert model(x).shape == (2, 100), f"output shape after swap = {tuple(model(x).shape)}, expected (2, 100)"
+    assert model.state_dict()["classifier.weight"].shape == (100, 2304)
+    held = [p for g in optimizer.param_groups for p in g["params"]]
+    assert any(p is old_head.weight for p in held) and not any(p is model.classifier.weight for p in held), (
+        "the optimizer built before the swap should hold the old head's weight, not the new one")
+
+
+@pytest.mark.claim("modules.swappable-head")
+def test_reference_replace_head_returns_registered_head(ref):
+    """The reference helper replace_head registers the new head under 'classifier'."""
+    model = ref.models.SwappableHeadNet()
+    head = model.replace_head(7)
+    assert model.classifier is head and model(torch.randn(1, 3, 32, 32)).shape == (1, 7)
+
+
+class ReluInForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return nn.ReLU()(self.fc(x))
+
+
+class ReluRegistered(ReluInForward):
+    def __init__(self):
+        super().__init__()
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        return self.relu(self.fc(x))
+
+
+@pytest.mark.claim("modules.layer-created-in-forward")
+def test_relu_created_in_forward_changes_nothing():
+    """Material: nn.ReLU() in forward breaks parameter sharing.
+    True: ReLU has no parameters; values and gradients are identical."""
+    a, b = ReluInForward(), ReluRegistered()
+    b.load_state_dict(a.state_dict())
+    x = torch.randn(3, 4)
+    out_a, out_b = a(x), b(x)
+    torch.testing.assert_close(out_a, out_b)
+    out_a.sum().backward()
+    out_b.sum().backward()
+    torch.testing.assert_close(a.fc.weight.grad, b.fc.weight.grad)
+    assert list(nn.ReLU().parameters()) == []
+
+
+@pytest.mark.claim("modules.layer-created-in-forward")
+def test_linear_created_in_forward_is_unregistered_and_random():
+    """Material: do not build layers in forward.
+    True: a Linear built in forward is re-drawn each call and never in parameters()."""
+    class LinearInForward(nn.Module):
+        def forward(self, x):
+            return nn.Linear(4, 2)(x)
+
+    model = LinearInForward()
+    x = torch.randn(3, 4)
+    assert list(model.parameters()) == [], "a layer built in forward should not be registered"
+    assert not torch.equal(model(x), model(x)), "two calls gave equal outputs, but weights are re-drawn per call"
+
+
+@pytest.mark.claim("modules.layer-created-in-forward", as_written=True)
+def test_relu_in_forward_differs_from_registered_relu_as_written():
+    """Material: a ReLU made in forward behaves differently (cannot share parameters).
+    True: no difference at all."""
+    a, b = ReluInForward(), ReluRegistered()
+    b.load_state_dict(a.state_dict())
+    x = torch.randn(3, 4)
+    assert not torch.equal(a(x), b(x)), "nn.ReLU() in forward gives the same output as self.relu"
+
+
+@pytest.mark.claim("modules.functional-vs-module")
+def test_functional_is_stateless_module_owns_parameters():
+    """Material: F.* stateless, nn.* stateful; learnable things belong in Modules.
+    True: F.relu == nn.ReLU(); F.linear needs weight passed; nn.Linear registers 2 params."""
+    x = torch.randn(4, 3)
+    torch.testing.assert_close(F.relu(x), nn.ReLU()(x))
+    layer = nn.Linear(3, 2)
+    torch.testing.assert_close(F.linear(x, layer.weight, layer.bias), layer(x))
+    assert len(list(layer.parameters())) == 2 and len(list(nn.ReLU().parameters())) == 0
+
+
+@pytest.mark.claim("modules.modules-iterates-recursively")
+def test_modules_walks_the_whole_tree_children_only_one_level(ref):
+    """Material: self.modules() reaches every Conv2d/Linear, inside Sequential too.
+    True: modules() = self + all descendants; children() = direct submodules."""
+    model = ref.models.SmallCNN()
+    kinds = [type(m).__name__ for m in model.modules()]
+    assert kinds[0] == "SmallCNN" and kinds.count("Conv2d") == 2 and kinds.count("Linear") == 2, (
+        f"modules() gave {kinds}; expected the root first, then 2 Conv2d and 2 Linear among all")
+    assert [n for n, _ in model.named_children()] == ["features", "classifier"]
+    assert [n for n, _ in model.named_modules()][:3] == ["", "features", "features.0"]
+
+
+@pytest.mark.claim("modules.module-has-no-device-attribute")
+def test_module_has_no_device_attribute():
+    """Material: write x = x.to(self.device) in forward.
+    True: nn.Module has no 'device' attribute: AttributeError."""
+    with pytest.raises(AttributeError, match="has no attribute 'device'"):
+        nn.Linear(2, 2).device
+
+
+@pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True)
+def test_self_device_in_forward_as_written():
+    """Material: x.to(self.device) keeps input and model together.
+    True: AttributeError on a module that does not define device itself."""
+    class UsesSelfDevice(nn.Linear):
+        def forward(self, x):
+            return super().forward(x.to(self.device))
+
+    assert UsesSelfDevice(2, 2)(torch.ones(1, 2)).shape == (1, 2)
+
+
+@pytest.mark.claim("modules.next-parameters-device")
+def test_next_parameters_device_follows_the_model(device):
+    """Material: next(model.parameters()).device tells where the model lives.
+    True: it follows model.to(); a parameterless model raises StopIteration."""
+    model = nn.Linear(2, 2).to(device)
+    here = next(model.parameters()).device
+    assert here.type == torch.device(device).type, f"next(parameters()).device = {here}, expected {device}"
+    x = torch.ones(1, 2).to(next(model.parameters()).device)
+    assert model(x).device == here
+    with pytest.raises(StopIteration):
+        next(nn.ReLU().parameters())
