@@ -172,3 +172,9 @@ def all_reduce_sum(rank: int, world_size: int):
     value = torch.tensor([float(rank + 1)])
     dist.all_reduce(value)
     return value
+
+
+def report_rank(rank: int, world_size: int):
+    """What a worker knows about itself: the index it was started with and the group's view."""
+    return {"started_as": rank, "group_rank": dist.get_rank(), "group_size": dist.get_world_size(),
+            "backend": dist.get_backend()}

@@ -37,7 +37,8 @@ def workers_allowed_and_reaped():
     if pytest_socket is not None:
         pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
     yield
-    gc.collect()
+    if multiprocessing.active_children():
+        gc.collect()  # an iterator caught in a reference cycle shuts its workers down here
     for child in multiprocessing.active_children():
         child.join(timeout=5)
     alive = multiprocessing.active_children()
@@ -189,6 +190,7 @@ def test_worker_count_does_not_change_batches_of_a_deterministic_dataset():
         torch.testing.assert_close(b, a, msg=lambda m, i=i: f"batch {i} differs between 0 and 2 workers: {m}")
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.num-workers-affects-results")
 def test_each_worker_has_its_own_torch_numpy_and_random_streams():
     """Material: num_workers changes the randomness of training.
@@ -210,6 +212,7 @@ def test_as_written_worker_count_changes_the_batches():
     assert any(not torch.equal(a, b) for a, b in zip(_batches(0), _batches(2)))
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.num-workers-needs-pin-memory")
 def test_workers_work_without_pin_memory():
     """Material: num_workers must be paired with pin_memory=True.
@@ -218,6 +221,7 @@ def test_workers_work_without_pin_memory():
         torch.testing.assert_close(b, a)
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.num-workers-needs-pin-memory", as_written=True)
 def test_as_written_workers_without_pin_memory_fail():
     """Material: workers have to be combined with pin_memory=True."""
@@ -262,6 +266,7 @@ def _worker_pids_per_epoch(persistent, epochs=2):
     return pids
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.persistent-workers-reuse")
 def test_persistent_workers_serve_every_epoch_with_the_same_processes():
     """Material: persistent_workers=True reuses the worker processes across epochs.
@@ -295,6 +300,7 @@ def test_as_written_max_workers_is_accepted():
     DataLoader(TensorDataset(torch.arange(4)), num_workers=2, persistent_workers=True, max_workers=2)
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.shutdown-workers-private")
 def test_ordinary_workers_exit_after_the_epoch_and_keep_no_iterator():
     """Material: call train_loader._iterator._shutdown_workers() after training.
@@ -310,6 +316,7 @@ def test_ordinary_workers_exit_after_the_epoch_and_keep_no_iterator():
     assert loader._iterator is None, f"loader._iterator is {loader._iterator!r}, expected None"
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.shutdown-workers-private")
 def test_persistent_workers_are_the_only_ones_with_a_stored_iterator():
     """Material: _iterator._shutdown_workers() closes the workers.
@@ -325,6 +332,7 @@ def test_persistent_workers_are_the_only_ones_with_a_stored_iterator():
     assert not any(w.is_alive() for w in workers), "_shutdown_workers() left a worker running"
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.shutdown-workers-private", as_written=True)
 def test_as_written_shutdown_call_works_on_an_ordinary_loader():
     """Material: after the training loop, train_loader._iterator._shutdown_workers() closes the workers."""
@@ -348,6 +356,7 @@ def test_prefetch_factor_resolves_to_two_only_with_workers():
         DataLoader(ds, prefetch_factor=2)
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.prefetch-factor-default")
 @pytest.mark.claim("data.prefetch-factor-one-less-memory")
 @pytest.mark.parametrize("prefetch_factor, expected_batches", [(None, 4), (1, 2)])

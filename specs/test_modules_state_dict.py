@@ -120,7 +120,8 @@ def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
     """Material: layer3/layer4 would be missing and stay random.
     True: no key is missing; unexpected keys and size mismatches raise, even non-strict."""
     torchvision = pytest.importorskip("torchvision")
-    r18, r50 = torchvision.models.resnet18(weights=None), torchvision.models.resnet50(weights=None)
+    with torch.device("meta"):  # shapes and keys only: no memory, no init cost
+        r18, r50 = torchvision.models.resnet18(weights=None), torchvision.models.resnet50(weights=None)
     s18, s50 = r18.state_dict(), r50.state_dict()
     missing = sorted(set(s18) - set(s50))
     assert missing == [], f"ResNet18 keys absent from ResNet50: {missing[:5]}...; expected none"
@@ -134,8 +135,9 @@ def test_resnet50_into_resnet18_leaves_layer3_missing_as_written():
     """Material: loading ResNet50 weights leaves layer3/layer4 keys missing.
     True: strict=False still raises on size mismatch, and no key is missing."""
     torchvision = pytest.importorskip("torchvision")
-    r18 = torchvision.models.resnet18(weights=None)
-    result = r18.load_state_dict(torchvision.models.resnet50(weights=None).state_dict(), strict=False)
+    with torch.device("meta"):
+        r18, r50 = torchvision.models.resnet18(weights=None), torchvision.models.resnet50(weights=None)
+    result = r18.load_state_dict(r50.state_dict(), strict=False)
     assert any(k.startswith("layer3.") for k in result.missing_keys)
 
 

@@ -41,6 +41,8 @@ def pytest_addoption(parser):
                     help="run only the specs of this claim (repeatable; a topic name selects the whole topic)")
     group.addoption("--impl", metavar="DIR",
                     help=f"run the specs against this implementation folder instead of reference_impl/ (env {ENV_VAR})")
+    group.addoption("--learn", action="store_true",
+                    help="workbook mode: run the lessons in order against --impl DIR and show only the first failing one")
     group.addoption("--mutant", metavar="NAME",
                     help="apply this planted fault (mutants/*.py) before collection")
 
@@ -65,6 +67,9 @@ def pytest_configure(config):
             raise pytest.UsageError(f"unknown mutant {name!r}; see python -m torchclaims mutants --list")
         registry[name].apply()
     config._torchclaims_results = outcomes.Results()
+    if config.getoption("--learn"):
+        from . import learn  # the workbook's lesson runner (its own hooks)
+        config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")
     config.pluginmanager.register(_Recorder(config._torchclaims_results), "torchclaims-recorder")
 
 
@@ -175,7 +180,7 @@ def _is_worker(config) -> bool:
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if _is_worker(config) or config.getoption("--collect-only"):
         return
-    if not config._torchclaims_results.by_claim:
+    if config.getoption("--learn") or not config._torchclaims_results.by_claim:
         return  # no claim-linked spec ran (e.g. only the tooling tests)
     summary = outcomes.summarize(config._torchclaims_catalog, config._torchclaims_results,
                                  as_written_mode=config.getoption("--as-written"))

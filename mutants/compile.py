@@ -1,0 +1,130 @@
+"""Planted faults for the compile topic: each breaks behaviour a compile spec guards.
+
+Most compile specs are marked ``compile``; select them with ``-m compile``:
+``pytest specs/ -m compile --mutant compile_identity``.
+"""
+import builtins
+import copy
+import functools
+import inspect
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+from torchclaims.mutants import fault
+
+
+@fault("compile.returns-same-module-forward-rewritten", "compile.dynamo-captures-ast",
+       "compile.dynamo-patches-builtins-exec", "compile.dynamo-emits-fx-graph",
+       "compile.shape-branch-both-graphs", "compile.aot-is-ahead-of-first-run",
+       "compile.not-a-static-graph", "compile.compile-submodule-only",
+       "compile.compile-proves-model-clean", "compile.inductor-fuses-elementwise",
+       "compile.bn-eval-inductor-fails", "compile.max-autotune-every-later-call-fast")
+def compile_identity():
+    """torch.compile returns its argument unchanged (nothing is ever captured or compiled)."""
+    def identity(model=None, *args, **kwargs):
+        if model is None:  # used as @torch.compile(...)
+            return lambda fn: fn
+        return model
+    torch.compile = identity
+
+
+@fault("compile.returns-same-module-forward-rewritten")
+def compile_copies_module():
+    """torch.compile wraps a deep copy of the module, so parameters are no longer shared."""
+    original = torch.compile
+
+    @functools.wraps(original)
+    def compile_copy(model=None, *args, **kwargs):
+        if isinstance(model, torch.nn.Module):
+            model = copy.deepcopy(model)
+        return original(model, *args, **kwargs)
+    torch.compile = compile_copy
+
+
+@fault("compile.dynamo-patches-builtins-exec")
+def compile_patches_exec():
+    """torch.compile swaps builtins.exec for a wrapper, as the material describes."""
+    original = torch.compile
+    # A partial adds no Python frame, so exec() without explicit globals still sees its caller's.
+    intercepting_exec = functools.partial(builtins.exec)
+
+    @functools.wraps(original)
+    def compile_and_patch(*args, **kwargs):
+        builtins.exec = intercepting_exec
+        return original(*args, **kwargs)
+    torch.compile = compile_and_patch
+
+
+@fault("compile.shape-branch-both-graphs", "compile.dynamo-ignores-tensor-values",
+       "compile.compile-proves-model-clean", "compile.max-autotune-every-later-call-fast")
+def dynamo_never_recompiles():
+    """Dynamo keeps one compiled variant per function: a failed guard falls back to eager."""
+    import torch._dynamo
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 1)
+
+
+@fault("compile.jit-trace-needs-no-control-flow", "compile.jit-trace-graph-reveals-branches")
+def jit_trace_scripts():
+    """torch.jit.trace scripts the module instead, keeping its control flow and dead code."""
+    script = torch.jit.script
+
+    def trace(func, example_inputs=None, *args, **kwargs):
+        return script(func)
+    torch.jit.trace = trace
+
+
+@fault("compile.jit-script-rejects-list-append")
+def jit_script_rejects_append():
+    """torch.jit.script refuses any forward that calls .append, as the material says."""
+    script = torch.jit.script
+
+    @functools.wraps(script)
+    def strict_script(obj, *args, **kwargs):
+        source = inspect.getsource(type(obj).forward if isinstance(obj, torch.nn.Module) else obj)
+        if ".append(" in source:
+            raise torch.jit.frontend.NotSupportedError(None, "list.append is not supported")
+        return script(obj, *args, **kwargs)
+    torch.jit.script = strict_script
+
+
+@fault("compile.torchscript-is-the-export-path")
+def torchscript_not_deprecated():
+    """torch.jit.script and torch.jit.trace stop warning that TorchScript is deprecated."""
+    def silenced(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*deprecated.*")
+                return fn(*args, **kwargs)
+        return wrapper
+    torch.jit.script = silenced(torch.jit.script)
+    torch.jit.trace = silenced(torch.jit.trace)
+
+
+@fault("compile.bn-train-mode-uses-running-stats")
+def batchnorm_train_uses_running_stats():
+    """F.batch_norm always normalises with the running statistics, even in train mode."""
+    original = F.batch_norm
+
+    @functools.wraps(original)
+    def running_only(input, running_mean, running_var, weight=None, bias=None,
+                     training=False, momentum=0.1, eps=1e-5):
+        return original(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    F.batch_norm = running_only
+
+
+@fault("compile.eager-shape-error-at-backward")
+def linear_defers_shape_errors():
+    """F.linear swallows a shape mismatch in forward and returns zeros of the output size."""
+    original = F.linear
+
+    @functools.wraps(original)
+    def lenient(input, weight, bias=None):
+        if input.shape[-1] != weight.shape[-1]:
+            return input.new_zeros(*input.shape[:-1], weight.shape[0])
+        return original(input, weight, bias)
+    F.linear = lenient

@@ -1,0 +1,167 @@
+"""Autograd: anomaly detection and hooks (tensor and module, forward and backward).
+
+Sources: 000 §3.2 (forward hooks for feature capture), 003 §3.2 (set_detect_anomaly, full
+backward hooks, the claim that no_grad silences all hooks).  Anomaly mode raises only for
+NaN returned by a backward function, and names the forward line only when it was on during
+the forward.
+"""
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+NAN_ERROR = "returned nan values"
+
+
+def _nan_in_backward(anomaly_in_forward):
+    """sqrt(0) * 0: forward is fine, SqrtBackward0 computes 0 * inf = nan."""
+    x = torch.tensor([0.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match=NAN_ERROR) as info:
+            if anomaly_in_forward:
+                with torch.autograd.set_detect_anomaly(True):
+                    loss = (torch.sqrt(x) * 0).sum()  # the line anomaly mode should name
+                    loss.backward()
+            else:
+                loss = (torch.sqrt(x) * 0).sum()
+                with torch.autograd.set_detect_anomaly(True):
+                    loss.backward()
+    return str(info.value), "\n".join(str(w.message) for w in caught)
+
+
+@pytest.mark.claim("autograd.anomaly-locates-nan")
+def test_anomaly_names_forward_line_when_on_during_forward():
+    """Material: anomaly mode locates the line that produced the illegal value.
+    True: yes (node name in the error, forward traceback in a warning) if it was on during the forward."""
+    error, warned = _nan_in_backward(anomaly_in_forward=True)
+    assert "SqrtBackward0" in error, f"error does not name the node: {error}"
+    assert "Traceback of forward call" in warned and "torch.sqrt(x)" in warned, (
+        f"the warning does not show the forward line: {warned[:500]}")
+
+
+@pytest.mark.claim("autograd.anomaly-locates-nan")
+def test_anomaly_enabled_only_for_backward_has_no_forward_trace():
+    """Material: enable it before loss.backward().
+    True: then the NaN is still caught, but no forward information is available."""
+    error, warned = _nan_in_backward(anomaly_in_forward=False)
+    assert "SqrtBackward0" in error, f"error does not name the node: {error}"
+    assert "No forward pass information available" in warned, f"unexpected warning text: {warned[:500]}"
+    assert "torch.sqrt(x)" not in warned, "the forward line was reported although anomaly mode was off then"
+
+
+@pytest.mark.claim("autograd.anomaly-locates-nan")
+def test_anomaly_ignores_infinity_and_forward_nan():
+    """Material: NaN or infinity in backward is reported.
+    True: an infinite gradient passes silently, and so does NaN produced only in the forward."""
+    x = torch.tensor([0.0], requires_grad=True)
+    with torch.autograd.set_detect_anomaly(True):
+        torch.sqrt(x).sum().backward()
+        assert torch.isinf(x.grad).all(), f"x.grad={x.grad}, expected inf"
+        y = torch.tensor([-1.0], requires_grad=True)
+        out = torch.log(y)
+        assert torch.isnan(out).all()
+        out.sum().backward()   # d log(y) = 1/y = -1: finite, so no error despite the NaN forward
+    torch.testing.assert_close(y.grad, torch.tensor([-1.0]), msg="grad of log at -1")
+
+
+@pytest.mark.claim("autograd.anomaly-locates-nan", as_written=True)
+def test_anomaly_before_backward_names_forward_line_as_written():
+    """Material: enabling anomaly mode just before loss.backward() pinpoints the forward line.
+    True: it says no forward pass information is available."""
+    _, warned = _nan_in_backward(anomaly_in_forward=False)
+    assert "Traceback of forward call" in warned, f"warning: {warned[:300]}"
+
+
+@pytest.mark.claim("autograd.log-softmax-large-input-inf")
+def test_log_softmax_is_finite_for_huge_logits():
+    """Material: huge inputs make log_softmax hit log(0) = -inf.
+    True: log_softmax stays finite; only softmax().log() gives -inf."""
+    x = torch.tensor([1000.0, 0.0])
+    torch.testing.assert_close(F.log_softmax(x, dim=0), torch.tensor([0.0, -1000.0]),
+                               msg="F.log_softmax([1000, 0])")
+    assert torch.isinf(F.softmax(x, dim=0).log()).any(), "softmax(x).log() did not underflow to -inf"
+
+
+@pytest.mark.claim("autograd.log-softmax-large-input-inf", as_written=True)
+def test_log_softmax_gives_minus_inf_as_written():
+    """Material: F.log_softmax on huge inputs produces -inf.
+    True: it is finite."""
+    assert torch.isinf(F.log_softmax(torch.tensor([1000.0, 0.0]), dim=0)).any(), "log_softmax stayed finite"
+
+
+@pytest.mark.claim("autograd.full-backward-hook")
+def test_full_backward_hook_sees_input_and_output_gradients():
+    """Material: register_full_backward_hook(hook(module, grad_input, grad_output)).
+    True: called once per backward; grad_output[0] = dL/d(out), grad_input[0] = dL/d(in)."""
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 2).double()
+    seen = []
+    handle = lin.register_full_backward_hook(lambda m, gi, go: seen.append((m, gi, go)))
+    x = torch.randn(1, 3, dtype=torch.float64, requires_grad=True)
+    lin(x).sum().backward()
+    handle.remove()
+    assert len(seen) == 1, f"backward hook called {len(seen)} times, expected 1"
+    module, grad_input, grad_output = seen[0]
+    assert module is lin and isinstance(grad_input, tuple) and isinstance(grad_output, tuple)
+    assert grad_output[0].shape == (1, 2), f"grad_output[0].shape={tuple(grad_output[0].shape)}"
+    torch.testing.assert_close(grad_output[0], torch.ones(1, 2, dtype=torch.float64), msg="dL/d(out)")
+    torch.testing.assert_close(grad_input[0], torch.ones(1, 2, dtype=torch.float64) @ lin.weight.detach(),
+                               msg="dL/d(in) = grad_out @ W")
+
+
+def _hooked_linear_registered_under_no_grad():
+    lin = nn.Linear(2, 2)
+    calls = []
+    x = torch.ones(1, 2, requires_grad=True)
+    with torch.no_grad():
+        lin.register_forward_pre_hook(lambda m, i: calls.append("forward-pre"))
+        lin.register_forward_hook(lambda m, i, o: calls.append("forward"))
+        lin.register_full_backward_hook(lambda m, gi, go: calls.append("backward"))
+        x.register_hook(lambda g: calls.append("tensor"))
+    return lin, x, calls
+
+
+@pytest.mark.claim("autograd.no-grad-silences-hooks")
+def test_hooks_fire_under_and_after_no_grad():
+    """Material: no_grad disables every hook; hooks registered inside no_grad never fire.
+    True: forward hooks fire under no_grad; hooks registered there fire later; only backward is absent."""
+    lin, x, calls = _hooked_linear_registered_under_no_grad()
+    with torch.no_grad():
+        lin(x)
+    assert calls == ["forward-pre", "forward"], f"hooks under no_grad: {calls}"
+    calls.clear()
+    lin(x).sum().backward()
+    assert calls == ["forward-pre", "forward", "backward", "tensor"], f"hooks with grad enabled: {calls}"
+
+
+@pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)
+def test_hooks_registered_under_no_grad_never_fire_as_written():
+    """Material: hooks registered inside a no_grad block never fire.
+    True: they all fire in a later forward/backward."""
+    lin, x, calls = _hooked_linear_registered_under_no_grad()
+    lin(x).sum().backward()
+    assert calls == [], f"hooks fired: {calls}"
+
+
+@pytest.mark.claim("autograd.forward-hook-captures-features")
+def test_forward_hook_captures_resnet_layer4_feature_map():
+    """Material: a forward hook on layer4[-1].conv2 under no_grad stores a (1, 512, 7, 7) map keyed 'Conv2d'.
+    True: with resnet18 and a 224x224 input, as printed; input is a tuple of the real input."""
+    torchvision = pytest.importorskip("torchvision")
+    model = torchvision.models.resnet18(weights=None).eval()
+    feature_maps, inputs = {}, []
+
+    def hook_fn(module, input, output):
+        inputs.append(input)
+        feature_maps[module.__class__.__name__] = output.detach().cpu()
+
+    handle = model.layer4[-1].conv2.register_forward_hook(hook_fn)
+    with torch.no_grad():
+        model(torch.randn(1, 3, 224, 224))
+    handle.remove()
+    assert list(feature_maps) == ["Conv2d"], f"hook stored keys {list(feature_maps)}"
+    assert feature_maps["Conv2d"].shape == (1, 512, 7, 7), f"shape {tuple(feature_maps['Conv2d'].shape)}"
+    assert isinstance(inputs[0], tuple) and inputs[0][0].shape == (1, 512, 7, 7), "hook input is not the real input"

@@ -1,0 +1,180 @@
+"""Compile topic, TorchScript: torch.jit.trace records one path, torch.jit.script keeps
+control flow, what script accepts, saving and loading, and TorchScript's deprecation.
+
+Sources: 000_9a03721c87560f23.txt §5; 002_015987172f286748.txt §6.1, §6.3;
+003_cc3cb04f54b5f923.txt §5.3.
+Quick specs (TorchScript compiles small modules in well under a second).
+"""
+import warnings
+from typing import Dict, List
+
+import pytest
+import torch
+from torch import nn
+
+from torchclaims.versions import torch_in
+
+# TorchScript warns that it is deprecated on every call from torch 2.10 on; the specs that
+# are about that warning check it, the others silence it.
+DEPRECATION = (FutureWarning, DeprecationWarning)
+
+
+def _quiet(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DEPRECATION)
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        return fn(*args)
+
+
+class _Branchy(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+class _WithUnused(nn.Module):
+    def forward(self, x):
+        unused = torch.sin(x)  # noqa: F841 -- the dead computation the material says trace shows
+        return x + 1
+
+
+POSITIVE = torch.ones(3)
+NEGATIVE = torch.full((3,), -2.0)
+
+
+def _calls(graph) -> list[str]:
+    return [node.kind() for node in graph.nodes() if not node.kind().startswith("prim::Constant")]
+
+
+@pytest.mark.claim("compile.jit-trace-needs-no-control-flow")
+def test_trace_accepts_control_flow_but_freezes_the_branch_taken():
+    """Material: jit.trace needs a forward without if/for; else script + @script_method.
+    True: trace runs, warns (TracerWarning) and freezes one branch; script needs no decorator."""
+    model = _Branchy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        traced = torch.jit.trace(model, POSITIVE)
+    assert any(issubclass(w.category, torch.jit.TracerWarning) for w in caught), (
+        f"warnings {[w.category.__name__ for w in caught]} should include a TracerWarning "
+        "[torch.jit.trace(_Branchy(), ones)]")
+    torch.testing.assert_close(traced(NEGATIVE), NEGATIVE * 2,
+                               msg="the traced module should always take the x * 2 branch it recorded")
+    assert not torch.equal(traced(NEGATIVE), model(NEGATIVE)), "trace should differ from eager on the other branch"
+    scripted = _quiet(torch.jit.script, model)
+    for x in (POSITIVE, NEGATIVE):
+        torch.testing.assert_close(scripted(x), model(x), msg=f"torch.jit.script(model) differs from eager for {x}")
+    assert "prim::If" in str(scripted.graph), "torch.jit.script should keep the if as a prim::If node"
+
+
+@pytest.mark.claim("compile.jit-trace-needs-no-control-flow", as_written=True)
+def test_as_written_trace_refuses_a_forward_with_control_flow():
+    """Material: trace cannot handle if/for in forward.  True: it traces silently-wrong (this spec fails)."""
+    with pytest.raises(Exception):
+        _quiet(torch.jit.trace, _Branchy(), POSITIVE)
+
+
+@pytest.mark.claim("compile.jit-trace-graph-reveals-branches")
+def test_traced_graph_has_no_branch_and_no_dead_code():
+    """Material: printing traced_model.graph shows unused variables and how ifs were compiled.
+    True: the graph holds neither an if node nor the unused computation."""
+    branchy = _quiet(torch.jit.trace, _Branchy(), POSITIVE)
+    calls = _calls(branchy.graph)
+    assert "prim::If" not in calls and "aten::mul" in calls and "aten::sub" not in calls, (
+        f"traced graph calls {calls}, but should hold only the recorded x * 2 path")
+    unused = _quiet(torch.jit.trace, _WithUnused(), POSITIVE)
+    assert "aten::sin" not in _calls(unused.graph), (
+        f"traced graph calls {_calls(unused.graph)}: the unused sin should have been eliminated")
+
+
+@pytest.mark.claim("compile.jit-trace-graph-reveals-branches", as_written=True)
+def test_as_written_traced_graph_shows_the_branch():
+    """Material: the traced graph reveals the if branches.  True: no if node (this spec fails)."""
+    traced = _quiet(torch.jit.trace, _Branchy(), POSITIVE)
+    assert "prim::If" in str(traced.graph)
+
+
+class _AppendsAndKeys(nn.Module):
+    def forward(self, x):
+        parts: List[torch.Tensor] = []
+        for i in range(3):
+            parts.append(x * i)
+        sizes: Dict[str, int] = {"a": 1, "b": 2}
+        return torch.stack(parts).sum(0) + len(sizes.keys())
+
+
+@pytest.mark.claim("compile.jit-script-rejects-list-append")
+def test_script_accepts_list_append_and_dict_keys():
+    """Material: jit.script fails on list.append and dict.keys(); rewrite as tensor ops.
+    True: both script and run on typed containers."""
+    model = _AppendsAndKeys()
+    scripted = _quiet(torch.jit.script, model)
+    x = torch.randn(4)
+    torch.testing.assert_close(scripted(x), model(x), msg="scripted list.append/dict.keys module differs from eager")
+
+
+@pytest.mark.claim("compile.jit-script-rejects-list-append", as_written=True)
+def test_as_written_script_rejects_list_append():
+    """Material: list.append makes torch.jit.script fail.  True: it scripts (this spec fails)."""
+    with pytest.raises(Exception):
+        _quiet(torch.jit.script, _AppendsAndKeys())
+
+
+@pytest.mark.claim("compile.jit-ir-loses-python-dynamism")
+def test_script_rejects_python_it_cannot_express():
+    """Material: TorchScript rebuilds an IR outside Python and loses dynamism.
+    True: a try/except block cannot be scripted (torch.compile runs it: see the dynamo specs)."""
+    class Guarded(nn.Module):
+        def forward(self, x):
+            try:
+                return x + 1
+            except ValueError:
+                return x
+
+    with pytest.raises(torch.jit.frontend.NotSupportedError, match="try"):
+        _quiet(torch.jit.script, Guarded())
+
+
+@pytest.mark.claim("compile.jit-trace-save-load")
+def test_traced_module_saves_and_loads_with_same_outputs(tmp_path):
+    """Material: trace + save gives a model usable without Python (torch::jit::load in C++).
+    True: save and torch.jit.load round-trip with equal outputs (C++ not run here)."""
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 2)).eval()
+    example = torch.randn(1, 3, 8, 8)
+    traced = _quiet(torch.jit.trace, model, example)
+    path = tmp_path / "traced.pt"
+    traced.save(str(path))
+    loaded = _quiet(torch.jit.load, str(path))
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        torch.testing.assert_close(loaded(x), model(x), msg="torch.jit.load(saved trace) differs from the model")
+
+
+def _deprecation_warnings(fn, *args):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [str(w.message) for w in caught
+            if issubclass(w.category, DEPRECATION) and "deprecated" in str(w.message)]
+
+
+@pytest.mark.claim("compile.torchscript-is-the-export-path")
+def test_torchscript_warns_it_is_deprecated_on_recent_torch():
+    """Material: TorchScript is how a model goes to production outside Python.
+    True: up to 2.9 yes; from 2.10 jit.trace/jit.script warn they are deprecated."""
+    found = {name: _deprecation_warnings(fn, *args) for name, fn, args in (
+        ("torch.jit.script", torch.jit.script, (_Branchy(),)),
+        ("torch.jit.trace", torch.jit.trace, (nn.Linear(2, 2), torch.randn(1, 2))),
+    )}
+    if torch_in(">=2.10"):
+        assert all(found.values()), f"deprecation warnings {found}: both should warn on torch {torch.__version__}"
+        assert all("torch.export" in msgs[0] for msgs in found.values()), f"{found} should point to torch.export"
+    else:
+        assert not any(found.values()), f"unexpected deprecation warnings {found} on torch {torch.__version__}"
+
+
+@pytest.mark.claim("compile.torchscript-is-the-export-path", as_written=True, wrong_on=">=2.10")
+def test_as_written_torchscript_is_a_supported_export_path():
+    """Material: TorchScript is the production export path (no deprecation).
+    True from 2.10: it is deprecated in favour of torch.export (this spec fails there)."""
+    assert not _deprecation_warnings(torch.jit.script, _Branchy())

@@ -1,0 +1,314 @@
+"""Devices, CUDA: availability, builds and versions, GPU memory, CUDA errors, and AMP's
+CUDA namespace.
+
+Sources: 000 §5; 002 §2.2, §2.3, §3.1, §4.1, §5.1, §6.2; 003 §4.4, §5.1, §5.3.  Memory and
+error-message claims need a GPU: their specs carry the gpu marker and are skipped with a
+reason elsewhere.  Questions about other torch versions are catalogued as not-checkable
+with references; what the installed torch can answer is checked here.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import pytest
+import torch
+from torch import nn
+
+from torchclaims.versions import torch_in
+
+MiB = 2**20
+
+
+# ---------------------------------------------------------------- availability
+
+@pytest.mark.claim("devices.cuda-availability-commands")
+def test_availability_calls_agree_with_each_other():
+    """Material: torch.__version__, cuda.is_available(), cuda.device_count() print e.g. 2.1.2, True, 1.
+    True: they never raise; is_available() is True exactly when device_count() > 0."""
+    available, count = torch.cuda.is_available(), torch.cuda.device_count()
+    assert isinstance(available, bool) and isinstance(count, int) and count >= 0
+    assert available == (count > 0), f"is_available()={available} but device_count()={count}"
+    assert re.match(r"\d+\.\d+", torch.__version__), f"torch.__version__={torch.__version__!r}"
+
+
+_PROBE = ("import json, torch; print(json.dumps([torch.cuda.is_available(), torch.cuda.device_count()]))")
+
+
+def _probe_cuda(env_changes: dict) -> tuple:
+    """Start a fresh interpreter with ``env_changes`` applied (None deletes) and ask it about CUDA."""
+    env = dict(os.environ)
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.Popen([sys.executable, "-c", _PROBE], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def cuda_probes():
+    """is_available()/device_count() in fresh processes: as is, with no GPU visible, with a bare PATH."""
+    settings = {
+        "as is": {},
+        "CUDA_VISIBLE_DEVICES=''": {"CUDA_VISIBLE_DEVICES": ""},
+        "PATH without CUDA": {"PATH": "/usr/bin:/bin", "CUDA_HOME": None, "CUDA_PATH": None,
+                              "LD_LIBRARY_PATH": None},
+    }
+    started = {name: _probe_cuda(changes) for name, changes in settings.items()}
+    answers = {}
+    for name, process in started.items():
+        try:
+            out, err = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+            pytest.fail(f"the CUDA probe ({name}) did not finish within 120 s")
+        assert process.returncode == 0, f"the CUDA probe ({name}) failed:\n{err}"
+        answers[name] = tuple(json.loads(out.strip().splitlines()[-1]))
+    return answers
+
+
+@pytest.mark.slow
+@pytest.mark.claim("devices.cuda-availability-commands")
+def test_hiding_every_gpu_gives_false_and_zero(cuda_probes):
+    """Material: device_count() reports the GPUs (1 on a one-GPU machine).
+    True: it counts visible GPUs; CUDA_VISIBLE_DEVICES='' hides them all."""
+    hidden = cuda_probes["CUDA_VISIBLE_DEVICES=''"]
+    assert hidden == (False, 0), f"with CUDA_VISIBLE_DEVICES='' the probe said {hidden}, expected (False, 0)"
+    assert cuda_probes["as is"] == (torch.cuda.is_available(), torch.cuda.device_count())
+
+
+@pytest.mark.slow
+@pytest.mark.claim("devices.is-available-needs-toolkit-path")
+def test_is_available_does_not_depend_on_path(cuda_probes):
+    """Material: is_available() is False mostly because the CUDA Toolkit is missing or not on PATH.
+    True: the binaries carry their own CUDA runtime; removing CUDA from PATH changes nothing."""
+    assert cuda_probes["PATH without CUDA"] == cuda_probes["as is"], (
+        f"is_available/device_count with a bare PATH {cuda_probes['PATH without CUDA']} "
+        f"!= {cuda_probes['as is']} with the usual environment")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("devices.is-available-needs-toolkit-path", as_written=True)
+def test_as_written_is_available_changes_without_toolkit_on_path(cuda_probes):
+    """Material: without the toolkit on PATH, is_available() turns False.  True: unchanged (strict xfail)."""
+    if not torch.cuda.is_available():
+        pytest.xfail("no GPU here: is_available() is False with or without PATH, so nothing can change")
+    assert cuda_probes["PATH without CUDA"][0] is False, "is_available() stayed True with a bare PATH"
+
+
+@pytest.mark.claim("devices.cuda-wheel-version-tag")
+def test_cuda_build_tag_matches_torch_version_cuda():
+    """Material: builds are written like torch==1.13.1+cu117.
+    True: CUDA wheels carry '+cuXYZ', and torch.version.cuda names the same CUDA version."""
+    tag = re.search(r"\+cu(\d+)$", torch.__version__)
+    if torch.version.cuda is None:
+        assert tag is None, f"CPU-only build but torch.__version__={torch.__version__!r} has a CUDA tag"
+        return
+    if tag is None:
+        pytest.skip(f"CUDA build without a local tag ({torch.__version__!r}), e.g. a source or conda build")
+    assert tag.group(1) == torch.version.cuda.replace(".", ""), (
+        f"torch.__version__={torch.__version__!r} but torch.version.cuda={torch.version.cuda!r}")
+
+
+@pytest.mark.claim("devices.compile-since-2-0")
+def test_torch_compile_exists_from_2_0():
+    """Material: torch.compile came with PyTorch 2.0.  True: it exists on every torch >= 2.0."""
+    if torch_in(">=2.0"):
+        assert callable(getattr(torch, "compile", None)), f"torch {torch.__version__} has no torch.compile"
+    else:
+        assert not hasattr(torch, "compile"), f"torch {torch.__version__} < 2.0 has torch.compile"
+    assert callable(torch.jit.script), "torch.jit.script, the pre-2.0 route, is gone"
+
+
+# ---------------------------------------------------------------- GPU memory (gpu only)
+
+def _convnet():
+    return nn.Sequential(nn.Conv2d(3, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, 32, 3, padding=1),
+                         nn.ReLU(), nn.Flatten(), nn.Linear(32 * 32 * 32, 10)).cuda()
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.batch-size-memory-linear")
+def test_activation_memory_grows_in_proportion_to_batch_size():
+    """Material: GPU memory grows linearly with batch_size, visible in memory_allocated().
+    True: the activations kept for backward scale with the batch, on top of a fixed part."""
+    model = _convnet()
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    held = {}
+    for batch in (8, 16, 32):
+        x = torch.randn(batch, 3, 32, 32, device="cuda")
+        out = model(x)                                     # graph keeps the activations
+        torch.cuda.synchronize()
+        held[batch] = torch.cuda.memory_allocated() - base
+        del x, out
+    assert held[8] > 0
+    for batch in (16, 32):
+        ratio = held[batch] / held[8]
+        assert abs(ratio - batch / 8) < 0.1 * batch / 8, (
+            f"memory held with batch {batch} is {ratio:.2f}x that of batch 8, expected about {batch / 8:.0f}x "
+            f"(bytes: {held})")
+    assert base > 0, "the model's parameters should occupy memory that does not depend on the batch"
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.inference-without-no-grad-memory")
+def test_inference_without_no_grad_does_not_accumulate_memory():
+    """Material: without no_grad, GPU memory grows exponentially during inference.
+    True: each forward's graph is freed with its output; only the single-forward peak is higher."""
+    model = _convnet()
+    x = torch.randn(16, 3, 32, 32, device="cuda")
+    torch.cuda.synchronize()
+    start = torch.cuda.memory_allocated()
+    after = []
+    for _ in range(5):
+        out = model(x)
+        del out
+        torch.cuda.synchronize()
+        after.append(torch.cuda.memory_allocated() - start)
+    assert max(after) <= 1 * MiB, f"memory left after each inference (bytes): {after}, expected none to accumulate"
+    with_graph = model(x)
+    graph_bytes = torch.cuda.memory_allocated() - start
+    with torch.no_grad():
+        without_graph = model(x)
+    no_grad_bytes = torch.cuda.memory_allocated() - start - graph_bytes
+    assert no_grad_bytes < graph_bytes, (
+        f"an output under no_grad holds {no_grad_bytes} B, one with a graph {graph_bytes} B; expected less")
+    del with_graph, without_graph
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.shape-print-syncs")
+def test_reading_shape_does_not_synchronise_but_item_does():
+    """Material: print(tensor.shape) in forward triggers a GPU synchronisation.
+    True: shape is host metadata; with sync debug mode 'error', .shape passes and .item() raises."""
+    x = torch.randn(64, 64, device="cuda")
+    y = x @ x
+    previous = torch.cuda.get_sync_debug_mode()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        shape_text = str(y.shape)
+        with pytest.raises(RuntimeError, match="synchroniz"):
+            y.sum().item()
+    finally:
+        torch.cuda.set_sync_debug_mode(previous)
+    assert shape_text == "torch.Size([64, 64])"
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.empty-cache-effect")
+def test_empty_cache_returns_unused_blocks_but_frees_no_live_tensor():
+    """Material: torch.cuda.empty_cache() force-clears the cache when out of memory.
+    True: reserved memory drops, allocated memory (live tensors) stays the same."""
+    torch.cuda.synchronize()
+    keep = torch.empty(64 * MiB, dtype=torch.uint8, device="cuda")
+    scratch = torch.empty(256 * MiB, dtype=torch.uint8, device="cuda")
+    del scratch                                       # back to the cache, not to the driver
+    allocated, reserved = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
+    assert reserved - allocated >= 256 * MiB
+    torch.cuda.empty_cache()
+    assert torch.cuda.memory_allocated() == allocated, "empty_cache changed memory held by live tensors"
+    assert torch.cuda.memory_reserved() <= reserved - 256 * MiB, (
+        f"memory_reserved {torch.cuda.memory_reserved()} after empty_cache, expected at most {reserved - 256 * MiB}")
+    assert keep.numel() == 64 * MiB
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.memory-summary-fields")
+def test_memory_summary_lists_allocated_active_and_reserved():
+    """Material: memory_summary() shows allocated, reserved and active memory.
+    True: a text table with those rows, from the caching allocator (no per-tensor attribution)."""
+    held = torch.empty(8 * MiB, dtype=torch.uint8, device="cuda")
+    summary = torch.cuda.memory_summary(abbreviated=False)
+    for row in ("Allocated memory", "Active memory", "GPU reserved memory"):
+        assert row in summary, f"{row!r} missing from torch.cuda.memory_summary():\n{summary}"
+    del held
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.cuda-oom-error")
+def test_out_of_memory_is_a_runtime_error_subclass_with_the_quoted_text():
+    """Material: 'RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB'.
+    True: torch.OutOfMemoryError, a RuntimeError subclass, with 'CUDA out of memory. Tried to allocate'."""
+    too_much = 2**50                                   # a pebibyte: refused at once, nothing is touched
+    with pytest.raises(torch.cuda.OutOfMemoryError, match="CUDA out of memory. Tried to allocate") as info:
+        torch.empty(too_much, dtype=torch.uint8, device="cuda")
+    assert isinstance(info.value, RuntimeError)
+    torch.cuda.empty_cache()
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.input-weight-type-error")
+def test_conv_with_cuda_input_and_cpu_weight_reports_input_and_weight_type():
+    """Material: 'Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same'.
+    True for convolutions; Linear reports the generic same-device error."""
+    conv, linear = nn.Conv2d(3, 4, 3), nn.Linear(3, 4)         # left on the CPU
+    with pytest.raises(RuntimeError, match=re.escape(
+            "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same")):
+        conv(torch.randn(1, 3, 8, 8, device="cuda"))
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        linear(torch.randn(2, 3, device="cuda"))
+
+
+# ---------------------------------------------------------------- AMP's CUDA namespace
+
+def _future_warnings(make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make()
+    return [str(w.message) for w in caught if issubclass(w.category, FutureWarning)]
+
+
+@pytest.mark.claim("devices.amp-cuda-namespace")
+def test_cuda_amp_namespace_is_deprecated_from_2_4():
+    """Material: write AMP with torch.cuda.amp.autocast() and torch.cuda.amp.GradScaler().
+    True: still works, but from torch 2.4 each emits a FutureWarning pointing to torch.amp."""
+    scaler_warnings = _future_warnings(lambda: torch.cuda.amp.GradScaler())
+    autocast_warnings = _future_warnings(lambda: torch.cuda.amp.autocast())
+    if torch_in(">=2.4"):
+        assert any("torch.amp.GradScaler('cuda'" in m for m in scaler_warnings), (
+            f"torch.cuda.amp.GradScaler() FutureWarnings: {scaler_warnings}, expected one naming torch.amp.GradScaler")
+        assert any("torch.amp.autocast('cuda'" in m for m in autocast_warnings), (
+            f"torch.cuda.amp.autocast() FutureWarnings: {autocast_warnings}, expected one naming torch.amp.autocast")
+    else:
+        assert scaler_warnings == [] and autocast_warnings == []
+
+
+@pytest.mark.claim("devices.amp-cuda-namespace", as_written=True, wrong_on=">=2.4")
+def test_as_written_cuda_amp_namespace_is_the_current_api():
+    """Material: torch.cuda.amp.* is the way to write AMP.  True from 2.4: deprecated (strict xfail there)."""
+    warned = _future_warnings(lambda: torch.cuda.amp.GradScaler()) + _future_warnings(lambda: torch.cuda.amp.autocast())
+    assert warned == [], f"torch.cuda.amp emitted FutureWarnings: {warned}"
+
+
+def _scaler_after_an_overflow(device):
+    scaler = torch.amp.GradScaler(device)
+    param = nn.Parameter(torch.ones(2, device=device))
+    optimizer = torch.optim.SGD([param], lr=0.1)
+    scaler.scale((param * float("inf")).sum()).backward()   # inf gradients: the step is skipped
+    scaler.step(optimizer)
+    scaler.update()                                           # ... and the scale is halved
+    return scaler
+
+
+@pytest.mark.claim("devices.grad-scaler-state-resets")
+def test_grad_scaler_scale_survives_only_through_its_state_dict():
+    """Material: save scaler.state_dict(), else resuming restarts the dynamic loss scale.
+    True: a new GradScaler starts at 65536; load_state_dict restores the saved scale."""
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        trained = _scaler_after_an_overflow(device)
+    except (TypeError, RuntimeError) as exc:          # torch.amp.GradScaler('cpu') is recent
+        pytest.skip(f"GradScaler on {device} is unavailable in torch {torch.__version__}: {exc}")
+    assert trained.get_scale() == 32768.0, f"scale after one overflow {trained.get_scale()}, expected 65536/2"
+    state = trained.state_dict()
+    assert {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"} <= set(state)
+    fresh = torch.amp.GradScaler(device)
+    assert fresh.get_scale() == 65536.0, f"a new GradScaler starts at {fresh.get_scale()}, expected 65536.0"
+    fresh.load_state_dict(state)
+    assert fresh.get_scale() == 32768.0, f"after load_state_dict the scale is {fresh.get_scale()}, expected 32768.0"

@@ -1,0 +1,181 @@
+"""Devices, distributed: DistributedDataParallel on CPU with the gloo backend.
+
+Sources: 002 §5.4, §5.5.  The material's script uses NCCL, one GPU per process and
+``mp.spawn``; here two real processes are forked on 127.0.0.1 and a free port through
+``ref.distributed.run_workers`` (bounded: a hard time limit, leftover processes terminated),
+which keeps the mechanics the claims are about: the rank passed first, the process group,
+gradient averaging, and the ``module.`` prefix of the wrapper's state dict.  Specs that start
+processes are marked ``distributed`` and skipped by the quick run.
+"""
+import pytest
+import torch
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel
+
+WORLD_SIZE = 2
+
+
+# ---------------------------------------------------------------- no processes needed
+
+@pytest.mark.claim("devices.ddp-needs-process-group")
+def test_ddp_without_init_process_group_names_the_missing_default_group():
+    """Material: 'RuntimeError: Default process group is not initialized' without init_process_group.
+    True: the cause is right; current torch raises ValueError ('has not been initialized')."""
+    assert not torch.distributed.is_initialized()
+    with pytest.raises((ValueError, RuntimeError),
+                       match="Default process group has not been initialized") as info:
+        DistributedDataParallel(nn.Linear(2, 2))
+    assert "init_process_group" in str(info.value)
+
+
+@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True)
+def test_as_written_ddp_without_group_raises_runtime_error_is_not_initialized():
+    """Material: RuntimeError 'Default process group is not initialized'.  True: other type and wording (strict xfail)."""
+    with pytest.raises(RuntimeError, match="Default process group is not initialized"):
+        DistributedDataParallel(nn.Linear(2, 2))
+
+
+def _prefixed(state_dict):
+    return {f"module.{key}": value for key, value in state_dict.items()}
+
+
+@pytest.mark.parametrize("keys, expected", [
+    pytest.param(["module.0.weight", "module.0.bias"], ["0.weight", "0.bias"], id="ddp-prefix"),
+    pytest.param(["0.weight", "0.bias"], ["0.weight", "0.bias"], id="plain-keys-kept"),
+    pytest.param(["module.module.fc.weight"], ["module.fc.weight"], id="only-one-level"),
+    pytest.param(["features.module.weight"], ["features.module.weight"], id="inner-module-kept"),
+    pytest.param(["modulex.weight", "module.b"], ["modulex.weight", "b"], id="needs-the-dot"),
+    pytest.param([], [], id="empty"),
+])
+@pytest.mark.claim("devices.strip-prefix-helper")
+def test_strip_module_prefix_removes_one_leading_module(ref, keys, expected):
+    """Material: load_model drops a leading 'module.' (k[7:]) from every key, plain keys untouched.
+    True: one leading 'module.' goes, nothing else changes, order and values are kept."""
+    values = [torch.full((1,), float(i)) for i in range(len(keys))]
+    stripped = ref.distributed.strip_module_prefix(dict(zip(keys, values)))
+    assert list(stripped) == expected, f"strip_module_prefix({keys}) gave keys {list(stripped)}, expected {expected}"
+    assert all(a is b for a, b in zip(stripped.values(), values)), "strip_module_prefix changed the values"
+
+
+@pytest.mark.claim("devices.strip-prefix-helper")
+def test_stripped_wrapper_state_dict_loads_strictly(ref):
+    """Material: the helper makes DDP checkpoints load into the plain model.  True, with strict=True."""
+    source, target = ref.distributed.make_model(), nn.Sequential(
+        nn.Linear(4, 3), nn.BatchNorm1d(3), nn.ReLU(), nn.Linear(3, 1))
+    result = target.load_state_dict(ref.distributed.strip_module_prefix(_prefixed(source.state_dict())))
+    assert (result.missing_keys, result.unexpected_keys) == ([], [])
+    for key, value in source.state_dict().items():
+        torch.testing.assert_close(target.state_dict()[key], value, rtol=0, atol=0)
+
+
+@pytest.mark.claim("devices.prefix-mismatch-loads-silently")
+def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
+    """Material: with mismatched names load_state_dict() raises nothing; the model just performs badly.
+    True: strict (the default) raises listing missing and unexpected keys; strict=False returns them."""
+    plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))
+    checkpoint = _prefixed(nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1)).state_dict())
+    with pytest.raises(RuntimeError, match=r"(?s)Missing key\(s\).*Unexpected key\(s\)"):
+        plain.load_state_dict(checkpoint)
+    result = plain.load_state_dict(checkpoint, strict=False)
+    assert sorted(result.missing_keys) == ["0.bias", "0.weight", "1.bias", "1.weight"]
+    assert sorted(result.unexpected_keys) == sorted(checkpoint)
+
+
+@pytest.mark.claim("devices.prefix-mismatch-loads-silently", as_written=True)
+def test_as_written_prefixed_keys_load_without_error():
+    """Material: a prefix mismatch loads without an error.  True: RuntimeError (strict xfail)."""
+    plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))
+    plain.load_state_dict(_prefixed(nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1)).state_dict()))
+
+
+# ---------------------------------------------------------------- two gloo processes
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.mp-spawn-passes-rank")
+def test_workers_get_their_rank_first_and_form_one_group(ref):
+    """Material: mp.spawn(train_fn, args=(world_size,), nprocs=world_size); setup_ddp(rank, world_size).
+    True: the start index comes first and equals the group rank; all_reduce sums across the group."""
+    reports = ref.distributed.run_workers(ref.distributed.report_rank, WORLD_SIZE, timeout=30)
+    assert [r["started_as"] for r in reports] == [0, 1]
+    assert [(r["group_rank"], r["group_size"]) for r in reports] == [(0, 2), (1, 2)], f"reports: {reports}"
+    assert {r["backend"] for r in reports} == {"gloo"}
+    sums = ref.distributed.run_workers(ref.distributed.all_reduce_sum, WORLD_SIZE, timeout=30)
+    assert [s.item() for s in sums] == [3.0, 3.0], (
+        f"all_reduce of rank+1 over 2 ranks gave {[s.item() for s in sums]}, expected [3.0, 3.0]")
+
+
+@pytest.fixture(scope="module")
+def ddp_step(pytestconfig):
+    """One DDP training step on two gloo processes, each on its DistributedSampler shard.
+
+    Module-scoped so the three specs below share one run; ``ref`` is function-scoped, so
+    the same implementation object is taken from the config, where the plugin keeps it.
+    """
+    ref = pytestconfig._torchclaims_impl
+    generator = torch.Generator().manual_seed(7)
+    inputs = torch.randn(10, 4, generator=generator)
+    targets = torch.randn(10, 1, generator=generator)
+    results = ref.distributed.run_workers(ref.distributed.ddp_train_step, WORLD_SIZE,
+                                          args=(inputs, targets), timeout=40)
+    return inputs, targets, results
+
+
+def _grads_of(model, inputs, targets, indices):
+    model.zero_grad()
+    nn.functional.mse_loss(model(inputs[indices]), targets[indices]).backward()
+    return {name: p.grad.detach().clone() for name, p in model.named_parameters()}
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.ddp-averages-gradients")
+def test_every_rank_holds_the_mean_gradient_after_backward(ref, ddp_step):
+    """Material: DDP trains one model over several processes, each on its own data, in sync.
+    True: after backward each rank holds the mean of the per-rank gradients (all-reduce / world size)."""
+    inputs, targets, results = ddp_step
+    shards = [r["indices"] for r in results]
+    assert sorted(shards[0] + shards[1]) == list(range(10)) and not set(shards[0]) & set(shards[1]), (
+        f"DistributedSampler shards {shards} should split 0..9 between the ranks without overlap")
+    model = ref.distributed.make_model()
+    local = [_grads_of(model, inputs, targets, indices) for indices in shards]
+    mean = {name: (local[0][name] + local[1][name]) / 2 for name in local[0]}
+    assert any(not torch.allclose(local[0][n], mean[n]) for n in mean), "the shards give equal gradients: no check"
+    for rank, result in enumerate(results):
+        for name, grad in result["grads"].items():
+            torch.testing.assert_close(grad, mean[name], msg=lambda m, rank=rank, name=name: (
+                f"rank {rank} gradient of {name!r} is not the mean over ranks (single-process reference): {m}"))
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.ddp-state-dict-module-prefix")
+def test_ddp_state_dict_keys_carry_module_prefix_and_load_after_stripping(ref, ddp_step):
+    """Material: weights saved from DDP carry 'module.'; strip it to load into the plain model.
+    True: every key of ddp.state_dict() is 'module.' + a plain key; stripped, it loads strictly."""
+    _, _, results = ddp_step
+    wrapper_keys = list(results[0]["ddp_state_dict"])
+    plain = ref.distributed.make_model()
+    assert wrapper_keys == [f"module.{k}" for k in plain.state_dict()], f"DDP state_dict keys: {wrapper_keys}"
+    with pytest.raises(RuntimeError, match="Missing key"):
+        plain.load_state_dict(results[0]["ddp_state_dict"])
+    plain.load_state_dict(ref.distributed.strip_module_prefix(results[0]["ddp_state_dict"]))
+    torch.testing.assert_close(plain.state_dict()["1.running_mean"],
+                               results[0]["ddp_state_dict"]["module.1.running_mean"], rtol=0, atol=0)
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.module-state-dict-saving-cause")
+def test_wrapped_module_state_dict_has_no_prefix(ref, ddp_step):
+    """Material: the prefix problem comes from saving model.module.state_dict() under DDP.
+    True: model.module.state_dict() has plain keys; the prefix comes from the wrapper's state_dict()."""
+    _, _, results = ddp_step
+    module_keys = list(results[0]["module_state_dict"])
+    assert module_keys == list(ref.distributed.make_model().state_dict()), f"module.state_dict() keys: {module_keys}"
+    assert not any(k.startswith("module.") for k in module_keys)
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.module-state-dict-saving-cause", as_written=True)
+def test_as_written_wrapped_module_state_dict_has_prefix(ddp_step):
+    """Material: model.module.state_dict() yields 'module.' keys.  True: plain keys (strict xfail)."""
+    _, _, results = ddp_step
+    keys = list(results[0]["module_state_dict"])
+    assert all(k.startswith("module.") for k in keys), f"model.module.state_dict() keys are plain: {keys}"

@@ -1,0 +1,370 @@
+"""Modules, chapter 4: the material's networks, their initialisation and their training step.
+
+The small CIFAR-10 CNN and the "ResNet18Mini" (shapes, parameter counts computed by hand,
+and related to torchvision's resnet18), BasicBlock's shortcut, kaiming and normal
+initialisation and what fan_in/fan_out preserve, the optimizer's update and zero_grad,
+and activation checkpointing with torch.utils.checkpoint.
+Sources: 002 §4.3, §4.4, §5.1, §5.2; 003 §4.3, §5.3; 004 §3.3.
+"""
+import math
+import warnings
+
+import pytest
+import torch
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+
+
+def n_params(module):
+    return sum(p.numel() for p in module.parameters())
+
+
+# --- the material's networks ----------------------------------------------------------
+
+
+@pytest.mark.claim("modules.small-cnn-shapes")
+def test_small_cnn_shapes_and_parameter_count(ref):
+    """Material: 3x32x32 -> 32x16x16 -> 64x8x8 -> 4096 features -> 512 -> 10.
+    True: so; 2,122,186 parameters (896 + 18,496 + 2,097,664 + 5,130)."""
+    model = ref.models.SmallCNN(num_classes=10)
+    x = torch.randn(2, 3, 32, 32)
+    after_first = model.features[:3](x)
+    assert after_first.shape == (2, 32, 16, 16), f"after conv1+pool: {tuple(after_first.shape)}"
+    features = model.features(x)
+    assert features.shape == (2, 64, 8, 8), f"features(x).shape = {tuple(features.shape)}, expected (2, 64, 8, 8)"
+    assert model.feature_size == 64 * 8 * 8 == torch.flatten(features, 1).shape[1] == 4096
+    by_hand = (3 * 32 * 9 + 32) + (32 * 64 * 9 + 64) + (4096 * 512 + 512) + (512 * 10 + 10)
+    assert n_params(model) == by_hand == 2_122_186, (
+        f"SmallCNN has {n_params(model)} parameters, by hand {by_hand}; expected 2,122,186")
+    out = model(x)
+    assert out.shape == (2, 10)
+    out.sum().backward()
+    assert all(p.grad is not None for p in model.parameters())
+
+
+@pytest.mark.claim("modules.small-cnn-shapes")
+def test_sequential_version_has_the_same_count():
+    """The material's quick nn.Sequential version: same 2,122,186 parameters, (N, 10) output."""
+    model = nn.Sequential(
+        nn.Conv2d(3, 32, kernel_size=3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(32, 64, kernel_size=3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(4096, 512), nn.ReLU(), nn.Linear(512, 10))
+    assert n_params(model) == 2_122_186
+    assert model(torch.randn(1, 3, 32, 32)).shape == (1, 10)
+
+
+@pytest.mark.claim("modules.small-cnn-shapes")
+@pytest.mark.parametrize("num_classes", [1, 10, 100])
+def test_small_cnn_head_follows_num_classes(ref, num_classes):
+    model = ref.models.SmallCNN(num_classes=num_classes).eval()
+    assert model(torch.randn(1, 3, 32, 32)).shape == (1, num_classes)
+
+
+@pytest.mark.claim("modules.resnet-basic-block")
+@pytest.mark.parametrize("cin, cout, stride, hw_out", [
+    (64, 64, 1, 8), (64, 128, 2, 4), (32, 64, 1, 8), (16, 16, 2, 4),
+])
+def test_basic_block_shapes_and_projection(ref, cin, cout, stride, hw_out):
+    """Material: 1x1 conv + BN shortcut when stride != 1 or channels change; ReLU after add.
+    True: projection exactly then; output (N, cout, H/stride, W/stride), non-negative."""
+    block = ref.models.BasicBlock(cin, cout, stride)
+    projected = len(block.shortcut) > 0
+    assert projected == (stride != 1 or cin != cout), (
+        f"BasicBlock({cin}, {cout}, {stride}) projection = {projected}")
+    out = block(torch.randn(2, cin, 8, 8))
+    assert out.shape == (2, cout, hw_out, hw_out)
+    assert (out >= 0).all(), "ReLU after the addition should leave no negative value"
+
+
+@pytest.mark.claim("modules.resnet-basic-block")
+def test_identity_shortcut_cannot_add_when_shape_changes(ref):
+    """Without the projection the residual addition fails on a size mismatch."""
+    block = ref.models.BasicBlock(64, 128, stride=2)
+    block.shortcut = nn.Sequential()
+    with pytest.raises(RuntimeError, match="must match the size"):
+        block(torch.randn(1, 64, 8, 8))
+
+
+def resnet_count_by_hand(widths, num_classes):
+    conv = lambda cin, cout, k: cin * cout * k * k  # noqa: E731 - local shorthand
+    bn = lambda c: 2 * c  # noqa: E731
+    total = conv(3, 64, 7) + bn(64)
+    cin = 64
+    for i, c in enumerate(widths):
+        for b in range(2):
+            total += conv(cin, c, 3) + bn(c) + conv(c, c, 3) + bn(c)
+            if b == 0 and (i > 0 or cin != c):
+                total += conv(cin, c, 1) + bn(c)
+            cin = c
+    return total + widths[-1] * num_classes + num_classes
+
+
+@pytest.mark.claim("modules.resnet18-mini-is-truncated")
+def test_resnet18_mini_has_two_stages_and_684362_parameters(ref):
+    """Material: ResNet18Mini is ResNet-18 for CIFAR.
+    True: only 2 of 4 stages; 684,362 parameters; output (N, 10)."""
+    model = ref.models.ResNet18(num_classes=10)
+    by_hand = resnet_count_by_hand((64, 128), 10)
+    assert n_params(model) == by_hand == 684_362, (
+        f"ResNet18(num_classes=10) has {n_params(model)} parameters, by hand {by_hand}")
+    assert not hasattr(model, "layer3") and not hasattr(model, "layer4")
+    convs = [m for m in model.modules() if isinstance(m, nn.Conv2d) and m.kernel_size != (1, 1)]
+    assert len(convs) + 1 == 10, f"{len(convs)} main-path convolutions + fc; the material's net is 10 deep"
+    x = torch.randn(2, 3, 32, 32)
+    out = model(x)
+    assert out.shape == (2, 10)
+    out.sum().backward()
+    assert model.conv1.weight.grad is not None
+
+
+@pytest.mark.claim("modules.resnet18-mini-is-truncated")
+def test_four_stage_version_matches_torchvision_resnet18_count(ref):
+    """With all four stages and 1000 classes the same code has torchvision's 11,689,512."""
+    torchvision = pytest.importorskip("torchvision")
+    with torch.device("meta"):
+        full = ref.models.ResNet18(num_classes=1000, stages=4)
+        tv = torchvision.models.resnet18(weights=None)
+    assert n_params(full) == n_params(tv) == resnet_count_by_hand((64, 128, 256, 512), 1000) == 11_689_512
+    assert [tuple(p.shape) for p in full.parameters()] == [tuple(p.shape) for p in tv.parameters()]
+    with torch.device("meta"):
+        ten = ref.models.ResNet18(num_classes=10, stages=4)
+    assert n_params(ten) == 11_181_642
+
+
+@pytest.mark.claim("modules.resnet18-mini-is-truncated", as_written=True)
+def test_resnet18_mini_is_a_resnet18_as_written(ref):
+    """Material: the network is ResNet-18 (four stages, ~11M parameters).
+    True: two stages, 684,362 parameters."""
+    model = ref.models.ResNet18(num_classes=10)
+    assert n_params(model) == 11_181_642, f"ResNet18Mini has {n_params(model)} parameters"
+
+
+# --- initialisation -------------------------------------------------------------------
+
+
+@pytest.mark.claim("modules.kaiming-normal-std")
+def test_kaiming_fan_out_std(ref):
+    """Material: kaiming_normal_(fan_out, relu) for Conv2d, bias 0.
+    True: std = sqrt(2 / (out_channels * k * k))."""
+    conv = nn.Conv2d(32, 256, 3)
+    ref.models.init_weights(conv)
+    expected = math.sqrt(2.0 / (256 * 3 * 3))
+    measured = conv.weight.std().item()
+    assert abs(measured / expected - 1) < 0.05, (
+        f"std of kaiming_normal_(fan_out) weights = {measured:.5f}, expected about {expected:.5f}")
+    assert torch.count_nonzero(conv.bias) == 0
+
+
+@pytest.mark.claim("modules.linear-init-normal-001")
+def test_linear_init_normal_std_001_and_zero_bias(ref):
+    """Material: Linear weight ~ N(0, 0.01), bias 0.
+    True: 0.01 is the standard deviation."""
+    model = ref.models.init_weights(ref.models.SmallCNN())
+    weight = model.classifier[0].weight
+    assert abs(weight.std().item() - 0.01) < 0.0005, f"Linear weight std = {weight.std().item():.5f}"
+    assert abs(weight.mean().item()) < 0.001
+    assert torch.count_nonzero(model.classifier[0].bias) == 0
+    default = nn.Linear(4096, 512).weight.std().item()
+    assert default < 0.01, f"nn.Linear's default std {default:.5f}; the material's init is larger here"
+
+
+def relu_stack_output_std(mode, widths):
+    torch.manual_seed(0)
+    x = torch.randn(512, widths[0])
+    with torch.no_grad():
+        for fan_in, fan_out in zip(widths[:-1], widths[1:]):
+            w = torch.empty(fan_out, fan_in)
+            nn.init.kaiming_normal_(w, mode=mode, nonlinearity="relu")
+            x = torch.relu(x @ w.t())
+    return x.pow(2).mean().sqrt().item()
+
+
+@pytest.mark.claim("modules.kaiming-fan-out-forward-variance")
+def test_fan_in_keeps_forward_scale_fan_out_does_not():
+    """Material: fan_out keeps the forward variance stable.
+    True: fan_in does; fan_out scales it by fan_in/fan_out per layer (here 4x per layer)."""
+    widths = [256, 64, 16, 4]  # fan_in = 4 * fan_out in every layer
+    fan_in_rms = relu_stack_output_std("fan_in", widths)
+    fan_out_rms = relu_stack_output_std("fan_out", widths)
+    assert 0.5 < fan_in_rms < 2.0, f"fan_in output rms = {fan_in_rms:.3f}; expected order 1"
+    assert fan_out_rms > 4 * fan_in_rms, (
+        f"fan_out output rms = {fan_out_rms:.3f} vs fan_in {fan_in_rms:.3f}; expected growth "
+        "by about sqrt(4) per layer")
+
+
+@pytest.mark.claim("modules.kaiming-fan-out-forward-variance", as_written=True)
+def test_fan_out_keeps_forward_scale_as_written():
+    """Material: fan_out is the mode that stabilises the forward pass.
+    True: it grows here by ~8x over three layers."""
+    rms = relu_stack_output_std("fan_out", [256, 64, 16, 4])
+    assert 0.5 < rms < 2.0, f"fan_out output rms = {rms:.3f}"
+
+
+@pytest.mark.claim("modules.init-scale-decides-signal")
+def test_init_scale_decides_whether_signal_survives_depth():
+    """Material: bad init stalls or explodes training; proper init fixes it.
+    True: std 0.01 on 256-wide ReLU layers shrinks the signal ~28x per layer; kaiming keeps it."""
+    torch.manual_seed(0)
+    x0 = torch.randn(256, 256)
+
+    def final_rms(init):
+        x = x0
+        with torch.no_grad():
+            for _ in range(10):
+                w = torch.empty(256, 256)
+                init(w)
+                x = torch.relu(x @ w.t())
+        return x.pow(2).mean().sqrt().item()
+
+    small = final_rms(lambda w: nn.init.normal_(w, 0, 0.01))
+    large = final_rms(lambda w: nn.init.normal_(w, 0, 1.0))
+    kaiming = final_rms(lambda w: nn.init.kaiming_normal_(w, nonlinearity="relu"))
+    assert small < 1e-8, f"rms after 10 layers with std 0.01 = {small:.2e}; expected vanishing"
+    assert large > 1e8, f"rms after 10 layers with std 1.0 = {large:.2e}; expected explosion"
+    assert 0.3 < kaiming < 3.0, f"rms after 10 layers with kaiming = {kaiming:.3f}; expected order 1"
+
+
+# --- the optimizer step ---------------------------------------------------------------
+
+
+@pytest.mark.claim("modules.optimizer-step-rule")
+def test_plain_sgd_step_is_p_minus_lr_grad_in_place():
+    """Material: the optimizer does p = p - lr * grad on the registered leaf.
+    True: exactly for plain SGD, in place on the same Parameter; momentum differs."""
+    layer = nn.Linear(3, 2)
+    assert layer.weight.is_leaf
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    layer(torch.randn(4, 3)).pow(2).sum().backward()
+    weight_obj = layer.weight
+    expected = layer.weight.detach() - 0.1 * layer.weight.grad
+    optimizer.step()
+    assert layer.weight is weight_obj
+    torch.testing.assert_close(layer.weight.detach(), expected)
+    p = nn.Parameter(torch.zeros(1))
+    momentum = torch.optim.SGD([p], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        p.grad = torch.ones(1)
+        momentum.step()
+    torch.testing.assert_close(p.detach(), torch.tensor([-0.1 - 0.19]), msg=lambda m: (
+        f"SGD(momentum=0.9) after two unit gradients should be at -0.29, not -0.2: {m}"))
+
+
+@pytest.mark.claim("modules.zero-grad-each-step")
+def test_gradients_accumulate_without_zero_grad():
+    """Material: without zero_grad() gradients add up across batches.
+    True: so; zero_grad() sets .grad to None by default."""
+    layer = nn.Linear(2, 1, bias=False)
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    x = torch.tensor([[1.0, 2.0]])
+    layer(x).sum().backward()
+    layer(x).sum().backward()
+    torch.testing.assert_close(layer.weight.grad, 2 * x, msg=lambda m: (
+        f"two backward passes without zero_grad should give twice the gradient: {m}"))
+    optimizer.zero_grad()
+    assert layer.weight.grad is None, f"grad after zero_grad() = {layer.weight.grad}, expected None"
+
+
+@pytest.mark.claim("modules.zero-grad-each-step")
+def test_zero_grad_between_backward_and_step_discards_the_update():
+    """Calling zero_grad() after backward() and before step() leaves the weights unchanged."""
+    layer = nn.Linear(2, 1)
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    before = layer.weight.detach().clone()
+    layer(torch.ones(1, 2)).sum().backward()
+    optimizer.zero_grad()
+    optimizer.step()
+    torch.testing.assert_close(layer.weight.detach(), before)
+
+
+# --- activation checkpointing ---------------------------------------------------------
+
+
+def saved_bytes(fn):
+    """Bytes of tensors autograd saves for backward while running fn()."""
+    total = 0
+
+    def pack(t):
+        nonlocal total
+        total += t.numel() * t.element_size()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn()
+    return total, out
+
+
+@pytest.mark.claim("modules.activation-checkpoint-saves-memory")
+def test_checkpointed_block_saves_fewer_activations_same_gradients(ref):
+    """Material: checkpoint trades recomputation for memory.
+    True: fewer bytes saved for backward, same gradients, the block runs forward twice."""
+    torch.manual_seed(0)
+    block = nn.Sequential(nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1), nn.ReLU())
+    wrapped = ref.models.CheckpointedBlock(block)
+    x = torch.randn(4, 8, 16, 16, requires_grad=True)
+    calls = []
+    handle = block[0].register_forward_hook(lambda m, i, o: calls.append(1))
+    try:
+        plain_bytes, plain_out = saved_bytes(lambda: block(x))
+        plain_out.sum().backward()
+        plain_grads = [p.grad.clone() for p in block.parameters()]
+        block.zero_grad()
+        calls.clear()
+        ckpt_bytes, ckpt_out = saved_bytes(lambda: wrapped(x))
+        ckpt_out.sum().backward()
+    finally:
+        handle.remove()
+    assert ckpt_bytes < plain_bytes / 2, (
+        f"saved for backward: {ckpt_bytes} bytes with checkpoint vs {plain_bytes} without; "
+        "expected well under half")
+    assert len(calls) == 2, f"block forward ran {len(calls)} times; recomputation should make it 2"
+    for g, p in zip(plain_grads, block.parameters()):
+        torch.testing.assert_close(p.grad, g)
+
+
+@pytest.mark.claim("modules.checkpoint-call-as-written")
+def test_reentrant_checkpoint_on_input_without_grad_gives_no_parameter_grads():
+    """Material: checkpoint(self.block, x) is all it takes.
+    True: the default (reentrant) variant warns, and with x not requiring grad the
+    block's weights get no gradient; use_reentrant=False works."""
+    block = nn.Linear(4, 4)
+    head = nn.Linear(4, 1)
+    x = torch.randn(2, 4)  # e.g. raw images: no requires_grad
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = head(checkpoint(block, x, use_reentrant=True))
+    out.sum().backward()
+    assert block.weight.grad is None, "reentrant checkpoint gave the block a gradient"
+    assert any("requires_grad" in str(w.message) for w in caught)
+    head(checkpoint(block, x, use_reentrant=False)).sum().backward()
+    assert block.weight.grad is not None, "use_reentrant=False should give the block a gradient"
+
+
+@pytest.mark.claim("modules.checkpoint-call-as-written")
+def test_checkpoint_without_use_reentrant_warns():
+    """Leaving use_reentrant out is warned about on current torch."""
+    x = torch.randn(2, 4, requires_grad=True)
+    with pytest.warns(UserWarning, match="use_reentrant"):
+        checkpoint(nn.Linear(4, 4), x)
+
+
+@pytest.mark.claim("modules.checkpoint-call-as-written")
+def test_reference_checkpointed_block_trains_first_layer(ref):
+    """The reference CheckpointedBlock gives parameter gradients for a raw input; no_grad skips it."""
+    wrapped = ref.models.CheckpointedBlock(nn.Linear(4, 4))
+    wrapped(torch.randn(2, 4)).sum().backward()
+    assert wrapped.block.weight.grad is not None
+    with torch.no_grad():
+        assert wrapped(torch.randn(2, 4)).grad_fn is None
+
+
+@pytest.mark.claim("modules.checkpoint-call-as-written", as_written=True)
+def test_plain_checkpoint_call_trains_the_block_as_written():
+    """Material: checkpoint(self.block, x) simply works.
+    True: on an input without grad the block's weights get no gradient."""
+    block = nn.Linear(4, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = checkpoint(block, torch.randn(2, 4))
+    if out.requires_grad:
+        out.sum().backward()
+    assert block.weight.grad is not None, "block.weight.grad is None after checkpoint(block, x)"
