@@ -6,8 +6,11 @@ Run the suite as::
     python -m torchclaims bench-report reports/bench/cpu.json -o reports/bench
 """
 import os
+import time
 
 import pytest
+
+_STARTED = time.monotonic()
 
 
 def pytest_configure(config):
@@ -19,7 +22,9 @@ def pytest_configure(config):
 
 def pytest_collect_file(file_path, parent):
     """``bench_<topic>.py`` files are test modules here (pytest only looks for test_*.py)."""
-    if file_path.suffix == ".py" and file_path.name.startswith("bench_"):
+    # Files named on the command line are collected by pytest itself already.
+    if (file_path.suffix == ".py" and file_path.name.startswith("bench_")
+            and not parent.session.isinitpath(file_path)):
         return pytest.Module.from_parent(parent, path=file_path)
     return None
 
@@ -39,4 +44,8 @@ def pytest_benchmark_update_machine_info(config, machine_info):
         "cpu_count": os.cpu_count(),
         "cuda_device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
         "cuda_version": torch.version.cuda,
+        # Other processes on a small machine distort timings: the report prints this.
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        # Called when the JSON is written, at the end of the session.
+        "suite_wall_s": round(time.monotonic() - _STARTED, 1),
     }

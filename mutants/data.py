@@ -178,7 +178,7 @@ def evaluate_builds_graphs():
     training.evaluate = evaluate
 
 
-@fault("data.zero-grad-before-backward", "data.training-loop-learns")
+@fault("data.zero-grad-before-backward")
 def zero_grad_noop():
     """Optimizer.zero_grad does nothing: gradients add up over the whole run."""
     torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None
@@ -212,3 +212,39 @@ def memmap_dataset_off_by_one():
     """The reference MemmapDataset reports one record more than the file holds."""
     data = Impl().data
     data.MemmapDataset.__len__ = lambda self: self.shape[0] + 1
+
+
+@fault("data.training-loop-learns")
+def reference_loop_skips_step():
+    """The reference train_one_epoch computes gradients but never calls optimizer.step()."""
+    training = Impl().training
+    original = training.train_one_epoch
+
+    def train_one_epoch(model, loader, optimizer, loss_fn, device="cpu"):
+        class NoStep:
+            def zero_grad(self, set_to_none=True):
+                optimizer.zero_grad(set_to_none)
+
+            def step(self, closure=None):
+                return None
+
+        return original(model, loader, NoStep(), loss_fn, device)
+
+    training.train_one_epoch = train_one_epoch
+
+
+@fault("data.eval-within-epoch-corrupts-bn", "data.train-eval-mode-switch")
+def batchnorm_updates_in_eval():
+    """BatchNorm keeps using and updating batch statistics in eval mode."""
+    from torch.nn.modules.batchnorm import _BatchNorm
+    original = _BatchNorm.forward
+
+    def forward(self, input):
+        was_training = self.training
+        self.training = True
+        try:
+            return original(self, input)
+        finally:
+            self.training = was_training
+
+    _BatchNorm.forward = forward

@@ -89,8 +89,18 @@ def run_workers(fn, world_size: int = 2, *, args: tuple = (), timeout: float = 2
     process group on 127.0.0.1 and a free port.  ``fn`` runs inside the initialised group
     and returns something ``torch.save`` can write.  Raises :class:`WorkerError` if a
     worker raises or dies, or if all are not done within ``timeout`` seconds; every process
-    still alive at the end is terminated, then killed, and joined.
+    still alive at the end is terminated, then killed, and joined.  If the free port was
+    taken by someone else before rank 0 could bind it, the run is retried once on another.
     """
+    try:
+        return _run_workers_once(fn, world_size, args, timeout)
+    except WorkerError as exc:
+        if "address already in use" not in str(exc).lower():
+            raise
+        return _run_workers_once(fn, world_size, args, timeout)
+
+
+def _run_workers_once(fn, world_size, args, timeout):
     port = free_port()
     fork = torch_mp.get_context("fork")
     results = fork.SimpleQueue()
@@ -144,27 +154,36 @@ def make_model() -> nn.Module:
 def ddp_train_step(rank: int, world_size: int, inputs: torch.Tensor, targets: torch.Tensor):
     """One training step of :func:`make_model` under DDP, on this rank's shard of the data.
 
-    ``DistributedSampler`` (without shuffling) gives each rank its own indices; the rank
-    runs forward and backward on them through ``DistributedDataParallel``.  Returns the
-    rank's indices, its parameter gradients after backward, and both state dicts (of the
-    wrapper and of the wrapped module).
+    Ranks other than 0 start from deliberately different weights, which DDP's constructor
+    overwrites with rank 0's.  ``DistributedSampler`` (without shuffling) gives each rank its
+    own indices; the rank runs forward and backward on them through
+    ``DistributedDataParallel``, then one SGD step (lr 0.1).  Returns the rank's indices, its
+    parameter gradients after backward, its parameters after the step, and both state
+    dicts (of the wrapper and of the wrapped module) taken before the step.
     """
     from torch.nn.parallel import DistributedDataParallel
     from torch.utils.data import DistributedSampler, TensorDataset
 
     model = make_model()
+    if rank != 0:
+        with torch.no_grad():
+            for parameter in model.parameters():
+                parameter.add_(1.0)
     ddp = DistributedDataParallel(model)
     sampler = DistributedSampler(TensorDataset(inputs, targets), shuffle=False)
     indices = list(sampler)
     loss = nn.functional.mse_loss(ddp(inputs[indices]), targets[indices])
     loss.backward()
-    return {
+    result = {
         "rank": dist.get_rank(),
         "indices": indices,
         "grads": {name: p.grad.detach().clone() for name, p in ddp.module.named_parameters()},
-        "ddp_state_dict": ddp.state_dict(),
-        "module_state_dict": ddp.module.state_dict(),
+        "ddp_state_dict": {k: v.clone() for k, v in ddp.state_dict().items()},
+        "module_state_dict": {k: v.clone() for k, v in ddp.module.state_dict().items()},
     }
+    torch.optim.SGD(ddp.parameters(), lr=0.1).step()
+    result["params_after_step"] = {name: p.detach().clone() for name, p in ddp.module.named_parameters()}
+    return result
 
 
 def all_reduce_sum(rank: int, world_size: int):

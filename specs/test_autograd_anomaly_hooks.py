@@ -147,6 +147,30 @@ def test_hooks_registered_under_no_grad_never_fire_as_written():
 
 
 @pytest.mark.claim("autograd.forward-hook-captures-features")
+def test_forward_hook_fires_under_no_grad_with_input_tuple():
+    """Material: a forward hook receives (module, input, output) inside forward, also under no_grad.
+    True: it fires once per call, input is a tuple holding the real input, output is the layer's output."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.Conv2d(4, 8, 3, stride=2, padding=1))
+    feature_maps, inputs = {}, []
+
+    def hook_fn(module, input, output):
+        inputs.append(input)
+        feature_maps[module.__class__.__name__] = output.detach().cpu()
+
+    handle = model[2].register_forward_hook(hook_fn)
+    x = torch.randn(1, 3, 16, 16)
+    with torch.no_grad():
+        out = model(x)
+    handle.remove()
+    assert list(feature_maps) == ["Conv2d"] and len(inputs) == 1, f"hook stored {list(feature_maps)}"
+    torch.testing.assert_close(feature_maps["Conv2d"], out, msg="hooked output vs model output")
+    assert isinstance(inputs[0], tuple) and inputs[0][0].shape == (1, 4, 16, 16), (
+        f"hook input {type(inputs[0]).__name__} with shape {tuple(inputs[0][0].shape)}, expected a tuple of (1, 4, 16, 16)")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("autograd.forward-hook-captures-features")
 def test_forward_hook_captures_resnet_layer4_feature_map():
     """Material: a forward hook on layer4[-1].conv2 under no_grad stores a (1, 512, 7, 7) map keyed 'Conv2d'.
     True: with resnet18 and a 224x224 input, as printed; input is a tuple of the real input."""

@@ -69,6 +69,19 @@ def test_inference_mode_also_marks_tensors():
     (z * w).sum().backward()
 
 
+@pytest.mark.claim("autograd.no-grad-prevents-grad-pollution")
+def test_value_computed_under_no_grad_adds_no_gradient():
+    """Material: wrapping gradient-free computations in no_grad keeps them from polluting gradients.
+    True: such a value is a constant to autograd; it shifts the loss but not y.grad."""
+    y = torch.tensor([3.0], requires_grad=True)
+    with torch.no_grad():
+        penalty = (y ** 3).sum()          # would add 3y**2 = 27 if it were recorded
+    loss = (2 * y).sum() + penalty
+    loss.backward()
+    torch.testing.assert_close(loss.detach(), torch.tensor(33.0), msg="loss = 2y + y**3 at y=3")
+    torch.testing.assert_close(y.grad, torch.tensor([2.0]), msg="y.grad with the y**3 term computed under no_grad")
+
+
 @pytest.mark.claim("autograd.set-grad-enabled-default")
 def test_grad_mode_default_and_switches():
     """Material: set_grad_enabled(True) is the default; no_grad disables autograd.

@@ -211,9 +211,12 @@ def test_relu_inplace_inside_model_gives_same_gradients():
 def test_torchvision_resnet_uses_inplace_relu():
     """Material: never use in-place inside a model.
     True: torchvision's own ResNet builds nn.ReLU(inplace=True)."""
-    torchvision = pytest.importorskip("torchvision")
-    model = torchvision.models.resnet18(weights=None)
-    assert model.relu.inplace is True, "torchvision resnet18.relu.inplace is not True"
+    resnet = pytest.importorskip("torchvision.models.resnet")
+    block = resnet.BasicBlock(8, 8)
+    assert block.relu.inplace is True, "torchvision's ResNet BasicBlock.relu.inplace is not True"
+    x = torch.randn(1, 8, 4, 4, requires_grad=True)
+    block(x).sum().backward()   # conv -> bn -> relu_ -> conv -> bn -> add -> relu_ trains fine
+    assert x.grad is not None and torch.isfinite(x.grad).all(), "no finite gradient through BasicBlock"
 
 
 @pytest.mark.claim("autograd.relu-inplace-in-models", as_written=True)

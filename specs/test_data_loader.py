@@ -178,6 +178,33 @@ def test_batchnorm_in_training_rejects_a_one_sample_tail_that_drop_last_removes(
         bn(xb)
 
 
+@pytest.mark.claim("data.drop-last-shape-mismatch")
+def test_a_short_last_batch_runs_through_a_standard_model():
+    """Material: drop_last=True prevents a shape mismatch from the short last batch.
+    True: Linear/Conv/pool/loss take any batch size; only hard-coded batch sizes break."""
+    ds = TensorDataset(torch.randn(70, 3, 8, 8), torch.randint(0, 4, (70,)))
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                          nn.Linear(4 * 4 * 4, 4))
+    sizes = []
+    for xb, yb in DataLoader(ds, batch_size=32):
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        sizes.append((xb.shape[0], loss.dim()))
+    assert sizes == [(32, 0), (32, 0), (6, 0)], f"(batch size, loss dims) per batch {sizes}"
+    tail = list(DataLoader(ds, batch_size=32))[-1][0]
+    with pytest.raises(RuntimeError):
+        tail.view(32, 3 * 8 * 8)  # a hard-coded batch size is what the short tail breaks
+
+
+@pytest.mark.claim("data.drop-last-shape-mismatch", as_written=True)
+def test_as_written_the_short_last_batch_breaks_a_standard_model():
+    """Material: without drop_last the smaller final batch causes a shape mismatch."""
+    ds = TensorDataset(torch.randn(70, 16), torch.randint(0, 4, (70,)))
+    model = nn.Linear(16, 4)
+    with pytest.raises(RuntimeError):
+        for xb, yb in DataLoader(ds, batch_size=32):
+            nn.functional.cross_entropy(model(xb), yb)
+
+
 # --- exceptions in __getitem__ -----------------------------------------------------------
 
 @pytest.mark.claim("data.getitem-exception-skipped")

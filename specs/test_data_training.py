@@ -63,6 +63,45 @@ def test_train_one_epoch_switches_back_to_train_mode(ref):
     assert model.training and all(m.training for m in model.modules()), "train_one_epoch did not call model.train()"
 
 
+@pytest.mark.claim("data.eval-within-epoch-corrupts-bn")
+def test_eval_pass_inside_an_epoch_leaves_bn_statistics_alone():
+    """Material: calling train() and eval() within one epoch corrupts BatchNorm statistics.
+    True: an eval-mode validation pass between training steps leaves running stats unchanged."""
+    model = noisy_model().train()
+    train_batch, val_batch = torch.randn(8, 4), torch.randn(8, 4) * 5 + 3
+    with torch.no_grad():
+        model(train_batch)
+        stats = (model[1].running_mean.clone(), model[1].running_var.clone())
+        model.eval()
+        model(val_batch)
+        model.train()
+    torch.testing.assert_close(model[1].running_mean, stats[0], msg="an eval-mode pass moved running_mean")
+    torch.testing.assert_close(model[1].running_var, stats[1], msg="an eval-mode pass moved running_var")
+
+
+@pytest.mark.claim("data.eval-within-epoch-corrupts-bn")
+def test_validating_in_train_mode_is_what_moves_bn_statistics():
+    """Material: BN statistics get corrupted around validation.
+    True: they do when validation batches run in train mode (the forgotten eval())."""
+    model = noisy_model().train()
+    stats = model[1].running_mean.clone()
+    with torch.no_grad():
+        model(torch.randn(8, 4) * 5 + 3)
+    assert not torch.equal(model[1].running_mean, stats), "a train-mode validation pass left running_mean alone"
+
+
+@pytest.mark.claim("data.eval-within-epoch-corrupts-bn", as_written=True)
+def test_as_written_switching_to_eval_inside_an_epoch_changes_bn_statistics():
+    """Material: using model.eval() and model.train() inside one epoch wrecks the BN statistics."""
+    model = noisy_model().train()
+    stats = model[1].running_mean.clone()
+    with torch.no_grad():
+        model.eval()
+        model(torch.randn(8, 4) * 5 + 3)
+        model.train()
+    assert not torch.equal(model[1].running_mean, stats)
+
+
 # --- zero_grad placement ---------------------------------------------------------------
 
 def _grad_of(model, xb, yb):

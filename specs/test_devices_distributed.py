@@ -112,6 +112,7 @@ def ddp_step(pytestconfig):
     the same implementation object is taken from the config, where the plugin keeps it.
     """
     ref = pytestconfig._torchclaims_impl
+    import torch._dynamo  # noqa: F401  DDP's constructor imports it; once here, not in each forked worker
     generator = torch.Generator().manual_seed(7)
     inputs = torch.randn(10, 4, generator=generator)
     targets = torch.randn(10, 1, generator=generator)
@@ -143,6 +144,30 @@ def test_every_rank_holds_the_mean_gradient_after_backward(ref, ddp_step):
         for name, grad in result["grads"].items():
             torch.testing.assert_close(grad, mean[name], msg=lambda m, rank=rank, name=name: (
                 f"rank {rank} gradient of {name!r} is not the mean over ranks (single-process reference): {m}"))
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.ddp-averages-gradients")
+def test_replicas_start_from_rank_zero_and_stay_equal_after_a_step(ref, ddp_step):
+    """Material: the DDP replicas stay in sync while each process sees its own data.
+    True: construction copies rank 0's weights to every rank (rank 1 started elsewhere), and the
+    same averaged gradient gives the same SGD step everywhere."""
+    inputs, targets, results = ddp_step
+    plain = ref.distributed.make_model()
+    for key, value in plain.named_parameters():        # buffers change in forward, weights do not
+        torch.testing.assert_close(results[1]["module_state_dict"][key], value.detach(), rtol=0, atol=0,
+                                   msg=lambda m, key=key: f"rank 1's {key!r} after DDP() is not rank 0's: {m}")
+    optimizer = torch.optim.SGD(plain.parameters(), lr=0.1)
+    shards = [r["indices"] for r in results]
+    local = [_grads_of(plain, inputs, targets, indices) for indices in shards]
+    for name, parameter in plain.named_parameters():
+        parameter.grad = (local[0][name] + local[1][name]) / 2
+    optimizer.step()
+    expected = dict(plain.named_parameters())
+    for rank, result in enumerate(results):
+        for name, value in result["params_after_step"].items():
+            torch.testing.assert_close(value, expected[name].detach(), msg=lambda m, rank=rank, name=name: (
+                f"rank {rank} parameter {name!r} after one SGD step differs from the single-process step: {m}"))
 
 
 @pytest.mark.distributed

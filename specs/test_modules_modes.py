@@ -192,6 +192,7 @@ def test_single_sample_last_batch_only_distorts_as_written():
 # --- feature maps from forward hooks --------------------------------------------------
 
 
+@pytest.mark.slow  # builds an 11.7M-parameter resnet18 and runs a 224x224 image
 @pytest.mark.claim("modules.forward-hook-captures-feature-map")
 def test_forward_hook_captures_resnet_layer4_feature_map():
     """Material: a hook on layer4[-1].conv2 captures a [1, 512, 7, 7] feature map.

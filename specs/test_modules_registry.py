@@ -480,3 +480,62 @@ def test_next_parameters_device_follows_the_model(device):
     assert model(x).device == here
     with pytest.raises(StopIteration):
         next(nn.ReLU().parameters())
+
+
+@pytest.mark.claim("modules.containers-are-list-and-dict")
+def test_containers_are_registered_modules_with_a_list_interface():
+    """Material: Sequential and ModuleList are essentially a Python list/dict.
+    True: list-like interface, but Module subclasses that register their members."""
+    layers = nn.ModuleList([nn.Linear(2, 2)])
+    layers.append(nn.Linear(2, 1))
+    assert len(layers) == 2 and isinstance(layers[1], nn.Linear)
+    assert isinstance(layers, nn.Module) and not isinstance(layers, list), (
+        f"type(nn.ModuleList(...)).__mro__ = {type(layers).__mro__}; expected a Module, not a list")
+    assert list(layers.state_dict()) == ["0.weight", "0.bias", "1.weight", "1.bias"]
+
+
+@pytest.mark.claim("modules.containers-are-list-and-dict", as_written=True)
+def test_module_list_is_a_list_as_written():
+    """Material: ModuleList is at bottom a Python list.
+    True: it is an nn.Module, not a list instance."""
+    assert isinstance(nn.ModuleList(), list), "nn.ModuleList() is not a list instance"
+
+
+@pytest.mark.claim("modules.grads-none-diagnosis")
+def test_forward_under_no_grad_shows_in_grad_fn_not_in_requires_grad():
+    """Material: print [p.requires_grad ...] and loss.grad_fn to find why grads are None.
+    True: under no_grad grad_fn is None while requires_grad stays True; backward raises."""
+    model = nn.Linear(3, 1)
+    with torch.no_grad():
+        loss = model(torch.randn(4, 3)).pow(2).mean()
+    assert [p.requires_grad for p in model.parameters()] == [True, True]
+    assert loss.grad_fn is None, f"loss.grad_fn under no_grad = {loss.grad_fn}, expected None"
+    with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
+        loss.backward()
+    assert model.weight.grad is None
+
+
+@pytest.mark.claim("modules.sequential-cannot-express-custom-forward")
+def test_sequential_holds_dropout_but_residual_needs_custom_forward(ref):
+    """Material: Dropout and residual connections both need a custom nn.Module forward.
+    True: Dropout sits in Sequential and follows eval(); only the residual needs forward."""
+    seq = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
+    x = torch.ones(2, 4)
+    seq.eval()
+    torch.testing.assert_close(seq(x), seq[0](x))
+    block = ref.models.BasicBlock(4, 4).eval()
+    chain = nn.Sequential(block.conv1, block.bn1, nn.ReLU(), block.conv2, block.bn2)
+    y = torch.randn(1, 4, 6, 6)
+    with torch.no_grad():
+        torch.testing.assert_close(block(y), torch.relu(chain(y) + y))  # the sum needs forward
+        assert not torch.allclose(block(y), torch.relu(chain(y))), (
+            "the block equals its layers chained; the residual sum should make a difference")
+
+
+@pytest.mark.claim("modules.sequential-cannot-express-custom-forward", as_written=True)
+def test_dropout_needs_custom_forward_as_written():
+    """Material: adding Dropout requires writing an nn.Module subclass with forward.
+    True: nn.Sequential(..., nn.Dropout(p)) works and honours eval()."""
+    seq = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5)).eval()
+    x = torch.ones(2, 4)
+    assert not torch.equal(seq(x), seq[0](x)), "Dropout inside Sequential was switched off by eval()"

@@ -14,6 +14,17 @@ import torch.nn.functional as F
 from torchclaims.versions import torch_in
 
 
+@pytest.fixture(autouse=True)
+def _one_intra_op_thread():
+    """These specs run tiny ops, where intra-op threads only add spin-wait overhead (badly so on
+    a loaded machine); torch's thread count is restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+
 def _model_and_opt():
     g = torch.Generator().manual_seed(0)
     model = torch.nn.Linear(4, 3)
@@ -338,3 +349,49 @@ def test_cuda_autocast_lowers_peak_forward_memory():
 
     fp32, amp = peak(False), peak(True)
     assert amp < fp32, f"peak forward memory with autocast {amp} B, without {fp32} B; expected lower"
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("numerics.fp16-compute-on-a100-v100")
+def test_cuda_float16_matmul_matches_float32():
+    """Material: A100/V100-class GPUs compute in FP16.  True on a CUDA machine: a float16 matmul
+    runs and agrees with float32 within float16 tolerance."""
+    g = torch.Generator(device="cuda").manual_seed(0)
+    a = torch.randn(256, 256, device="cuda", generator=g)
+    b = torch.randn(256, 256, device="cuda", generator=g)
+    half = (a.half() @ b.half()).float()
+    torch.testing.assert_close(half, a @ b, rtol=2e-2, atol=5e-1)
+
+
+# --- 003 §4.4: the cpu fallback of the AMP script -----------------------------------------
+
+def _cuda_amp_step_on_cpu():
+    model, opt = _model_and_opt()
+    x, y = _batch()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # deprecation and "CUDA not available" warnings
+        scaler = torch.cuda.amp.GradScaler()
+        with torch.cuda.amp.autocast():
+            output = model(x)
+            loss = F.cross_entropy(output, y)
+    return output, loss, scaler
+
+
+@pytest.mark.claim("numerics.cuda-amp-on-cpu-fallback")
+def test_torch_cuda_amp_does_nothing_for_cpu_layers():
+    """Material: the script trains with torch.cuda.amp on cuda or its cpu fallback.  True: on CPU
+    the layers stay float32; without CUDA the scaler is disabled and scale(loss) is the loss."""
+    output, loss, scaler = _cuda_amp_step_on_cpu()
+    assert output.dtype == torch.float32, f"CPU Linear under torch.cuda.amp.autocast gave {output.dtype}"
+    if not torch.cuda.is_available():
+        assert not scaler.is_enabled() and scaler.scale(loss) is loss and scaler.get_scale() == 1.0
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert _model_and_opt()[0](_batch()[0]).dtype == torch.bfloat16  # what CPU AMP needs instead
+
+
+@pytest.mark.claim("numerics.cuda-amp-on-cpu-fallback", as_written=True)
+def test_as_written_cuda_amp_mixes_precision_on_the_cpu_fallback():
+    """Material: the cpu fallback also trains in mixed precision.  True: everything stays float32."""
+    output, _, _ = _cuda_amp_step_on_cpu()
+    assert output.dtype in (torch.float16, torch.bfloat16), (
+        f"CPU Linear under torch.cuda.amp.autocast gave {output.dtype}; the material expects mixed precision")

@@ -14,6 +14,17 @@ import torch.nn.functional as F
 from torch.utils.data import default_collate
 
 
+@pytest.fixture(autouse=True)
+def _one_intra_op_thread():
+    """These specs run tiny ops, where intra-op threads only add spin-wait overhead (badly so on
+    a loaded machine); torch's thread count is restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+
 def _three_class_task():
     """300 points around 3 seeded centres in 2-d; separable enough for a linear model."""
     g = torch.Generator().manual_seed(0)
@@ -43,6 +54,11 @@ def _history(extra_softmax, lr=0.5):
         model = torch.nn.Linear(2, 3)
     criterion = torch.nn.CrossEntropyLoss()
     history = {}
+    _run_steps(model, criterion, x, y, extra_softmax, lr, history)
+    return history
+
+
+def _run_steps(model, criterion, x, y, extra_softmax, lr, history):
     for step in range(max(CHECKPOINTS) + 1):
         out = model(x)
         if extra_softmax:
@@ -53,7 +69,6 @@ def _history(extra_softmax, lr=0.5):
         model.zero_grad()
         loss.backward()
         _sgd_step(model, lr)
-    return history
 
 
 def _train(extra_softmax, steps):

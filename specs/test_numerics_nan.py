@@ -11,6 +11,17 @@ import torch
 import torch.nn.functional as F
 
 
+@pytest.fixture(autouse=True)
+def _one_intra_op_thread():
+    """These specs run tiny ops, where intra-op threads only add spin-wait overhead (badly so on
+    a loaded machine); torch's thread count is restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+
 def _regression(lr, steps=20):
     """Seeded linear regression with torch's default init; returns the loss history."""
     g = torch.Generator().manual_seed(0)

@@ -6,6 +6,8 @@ Sources: 000 §4.1 (CrossEntropyLoss = log_softmax + nll_loss; avoid softmax().l
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 import torch
 import torch.nn.functional as F
 
@@ -20,6 +22,17 @@ UNDERFLOW_GAP = {
     torch.float32: 103.97,
     torch.float64: 745.13,
 }
+
+
+@pytest.fixture(autouse=True)
+def _one_intra_op_thread():
+    """These specs run tiny ops, where intra-op threads only add spin-wait overhead (badly so on
+    a loaded machine); torch's thread count is restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
 
 
 def _representable(magnitude, dtype):
@@ -271,3 +284,23 @@ def test_as_written_log_softmax_of_huge_input_is_minus_inf():
     x = torch.tensor([[1e4, 0.0, -1e4]])
     out = F.log_softmax(x, 1)
     assert torch.isinf(out).any(), f"F.log_softmax({x}) is {out}; the material expects a -inf"
+
+
+@pytest.mark.property
+@pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
+@given(data=st.data())
+def test_property_reference_log_softmax_and_cross_entropy_match_torch(ref, data):
+    """Material: log_softmax + nll_loss is the stable cross-entropy.  True for any shape, any
+    magnitude up to 1e30 and float32/float64: the reference equals torch, and stays finite."""
+    dtype = data.draw(st.sampled_from([torch.float32, torch.float64]), label="dtype")
+    n = data.draw(st.integers(1, 6), label="batch")
+    c = data.draw(st.integers(1, 6), label="classes")
+    exponent = data.draw(st.integers(0, 30), label="log10 magnitude")
+    seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
+    g = torch.Generator().manual_seed(seed)
+    x = (torch.randn(n, c, generator=g, dtype=torch.float64) * 10.0 ** exponent).to(dtype)
+    y = torch.randint(0, c, (n,), generator=g)
+    torch.testing.assert_close(ref.stable.log_softmax(x, dim=1), F.log_softmax(x, dim=1))
+    got = ref.stable.cross_entropy(x, y)
+    torch.testing.assert_close(got, F.cross_entropy(x, y))
+    assert torch.isfinite(got), f"ref.stable.cross_entropy gave {got} at magnitude 1e{exponent} in {dtype}"

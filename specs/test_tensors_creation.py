@@ -9,11 +9,29 @@ import math
 import numpy as np
 import pytest
 import torch
-from torch.fx.experimental.proxy_tensor import make_fx
+from torch.utils._python_dispatch import TorchDispatchMode
 
 
 def storage_ptr(t: torch.Tensor) -> int:
     return t.untyped_storage().data_ptr()
+
+
+class RecordOps(TorchDispatchMode):
+    """Records the ATen operators a Python call dispatches to."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def aten_ops(fn) -> list:
+    with RecordOps() as recorder:
+        fn()
+    return recorder.ops
 
 
 @pytest.mark.claim("tensors.tensor-always-copies")
@@ -192,18 +210,18 @@ def test_linspace_includes_both_endpoints_exactly():
 @pytest.mark.claim("tensors.linspace-uses-arange")
 def test_linspace_is_its_own_operator_not_arange():
     """Material: linspace is implemented with arange.
-    True: tracing records aten.linspace and no aten.arange."""
-    graph = make_fx(lambda: torch.linspace(0, 1, 10))().graph
-    ops = [str(n.target) for n in graph.nodes if n.op == "call_function"]
-    assert ops == ["aten.linspace.default"], f"torch.linspace traced to {ops}, but should be one aten.linspace"
+    True: it dispatches to aten.linspace alone, never to aten.arange."""
+    ops = aten_ops(lambda: torch.linspace(0, 1, 10))
+    assert ops == ["aten.linspace.default"], f"torch.linspace dispatched {ops}, but should be one aten.linspace"
+    assert any("arange" in op for op in aten_ops(lambda: torch.arange(0, 1, 0.1))), (
+        "the recorder should see aten.arange when arange itself is called")
 
 
 @pytest.mark.claim("tensors.linspace-uses-arange", as_written=True)
 def test_as_written_linspace_goes_through_arange():
     """Material: linspace internally uses arange.
     True: no arange appears when it is traced."""
-    graph = make_fx(lambda: torch.linspace(0, 1, 10))().graph
-    assert any("arange" in str(n.target) for n in graph.nodes)
+    assert any("arange" in op for op in aten_ops(lambda: torch.linspace(0, 1, 10)))
 
 
 @pytest.mark.claim("tensors.linspace-less-memory")
@@ -268,3 +286,19 @@ def test_as_written_to_float32_does_not_copy_a_uint8_image():
     True: it copies, just like .float()."""
     image = torch.from_numpy(np.full((2, 2, 3), 7, dtype=np.uint8))
     assert image.to(torch.float32).data_ptr() == image.data_ptr()
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("tensors.as-tensor-shares")
+@pytest.mark.claim("tensors.float-copies-to-does-not")
+def test_as_tensor_and_to_copy_when_the_device_changes():
+    """Material: as_tensor shares an ndarray; to() on the same device does not copy.
+    True: moving to CUDA always copies; to() returns self only when nothing changes."""
+    a = np.arange(3.0)
+    on_gpu = torch.as_tensor(a, device="cuda")
+    assert on_gpu.device.type == "cuda"
+    a[0] = 42.0
+    assert on_gpu[0].item() == 0.0, "as_tensor(ndarray, device='cuda') should hold a copy"
+    assert on_gpu.to("cuda") is on_gpu and on_gpu.to(torch.float64) is on_gpu, (
+        "to() with the tensor's own device and dtype should return the tensor itself")
+    assert on_gpu.to(torch.float32).data_ptr() != on_gpu.data_ptr()

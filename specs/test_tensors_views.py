@@ -352,3 +352,17 @@ def test_as_written_data_attribute_is_contiguous():
     """Material: .data is contiguous memory.
     True: it is as (non-)contiguous as its tensor."""
     assert torch.arange(6.0).view(2, 3).t().data.is_contiguous()
+
+
+@pytest.mark.claim("tensors.view-changes-only-metadata")
+@pytest.mark.claim("tensors.t-write-aliases")
+def test_view_and_t_alias_their_base_on_every_device(device):
+    """Material: view/t() are zero-copy and writes show through.
+    True: so on every device, not just the CPU."""
+    x = torch.arange(12.0, device=device).view(3, 4)
+    y = x.t()
+    v = x.view(2, 6)
+    assert_aliases(y, x, f"x.t() on {device}")
+    assert_aliases(v, x, f"x.view(2, 6) on {device}")
+    y[0, 0] = 999.0
+    assert v[0, 0].item() == 999.0, f"x.view(2, 6)[0, 0]={v[0, 0].item()} after x.t()[0, 0] = 999 on {device}"

@@ -12,8 +12,9 @@ Benchmarks talk to the report only through ``benchmark.extra_info`` (see CONTRIB
     claim="topic.slug", quantity="...", measured=3.1, material=5.0, unit="x", method="..."
 
 ``material`` may be a number or a bound such as ``"< 1"`` or ``">= 2"``.  Optional keys:
-``tolerance`` (relative band for "agrees", default 0.25), ``note``.  Any other keys are
-shown as details.  A user error (missing or malformed JSON) is one line on stderr and
+``tolerance`` (relative band for "agrees", default 0.25), ``note``, and ``more``: a list of
+further rows (dicts with the same keys) when one benchmark measures several claims or
+quantities.  Any other keys are shown as details.  A user error (missing or malformed JSON) is one line on stderr and
 exit status 2.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 import sys
 
 DEFAULT_TOLERANCE = 0.25
-KNOWN_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note"}
+KNOWN_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note", "more"}
 _BOUND = re.compile(r"^\s*(<=|>=|<|>|==|~|≈)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
 
 
@@ -159,6 +160,11 @@ def header_lines(data: dict, source: pathlib.Path) -> list[str]:
             f"| CUDA | {_cell(torch_info.get('cuda_device') or 'absent')} |",
             f"| torch threads | {_cell(torch_info.get('num_threads', '?'))} |",
         ]
+        if torch_info.get("suite_wall_s") is not None:
+            lines.append(f"| suite wall time (collection to JSON) | {torch_info['suite_wall_s'] / 60:.1f} min |")
+        if torch_info.get("load_average"):
+            lines.append(f"| load average (1, 5, 15 min) when the JSON was written | "
+                         f"{', '.join(f'{x:.1f}' for x in torch_info['load_average'])} |")
     lines.append(f"| pytest-benchmark | {_cell(data.get('version', '?'))} |")
     lines += [
         "",
@@ -188,18 +194,28 @@ def claim_rows(data: dict) -> dict[str, list[dict]]:
     rows: dict[str, list[dict]] = {}
     for bench in data["benchmarks"]:
         extra = bench.get("extra_info") or {}
-        if "claim" not in extra:
-            continue
-        tolerance = _number(extra.get("tolerance")) or DEFAULT_TOLERANCE
-        ratio, verdict = judge(extra.get("measured"), extra.get("material"), tolerance)
-        rows.setdefault(str(extra["claim"]), []).append({
-            "bench": bench, "extra": extra, "ratio": ratio, "verdict": verdict})
+        more = extra.get("more") if isinstance(extra.get("more"), list) else []
+        entries = ([extra] if "claim" in extra else []) + [m for m in more if isinstance(m, dict) and "claim" in m]
+        for index, entry in enumerate(entries):
+            tolerance = _number(entry.get("tolerance")) or DEFAULT_TOLERANCE
+            ratio, verdict = judge(entry.get("measured"), entry.get("material"), tolerance)
+            rows.setdefault(str(entry["claim"]), []).append({
+                "bench": bench, "extra": entry, "ratio": ratio, "verdict": verdict,
+                "details": entry is extra})
     return rows
+
+
+def _claims_of(bench: dict) -> str:
+    extra = bench.get("extra_info") or {}
+    ids = [extra.get("claim")] + [m.get("claim") for m in extra.get("more", []) if isinstance(m, dict)]
+    seen = list(dict.fromkeys(i for i in ids if i))
+    return ", ".join(f"`{i}`" for i in seen)
 
 
 def render_markdown(data: dict, source: pathlib.Path, chart: str | None) -> str:
     claims = _catalog()
     rows = claim_rows(data)
+    cuda_here = bool(((data.get("machine_info") or {}).get("torch") or {}).get("cuda_device"))
     out = header_lines(data, source)
     out += ["", f"## Claims measured ({len(rows)})", ""]
     if chart:
@@ -222,10 +238,12 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None) -> str:
             out.append("| " + " | ".join([
                 f"`{_cell(bench['name'])}`", _cell(extra.get("quantity", "")), _fmt(extra.get("measured")),
                 _fmt(extra.get("material")), _cell(extra.get("unit", "")),
-                "–" if row["ratio"] is None else f"{row['ratio']:.2f}", row["verdict"],
+                "–" if row["ratio"] is None else f"{row['ratio']:.2f}",
+                row["verdict"] + (" (context only: other hardware)"
+                                  if claim is not None and claim.verdict == "gpu-only" and not cuda_here else ""),
                 _cell(extra.get("method", "")),
             ]) + " |")
-            others = {k: v for k, v in extra.items() if k not in KNOWN_KEYS}
+            others = {k: v for k, v in extra.items() if k not in KNOWN_KEYS} if row["details"] else {}
             if others or extra.get("note"):
                 text = "; ".join(f"{k} = {_fmt(v) if not isinstance(v, (dict, list)) else json.dumps(v)}"
                                  for k, v in others.items())
@@ -252,7 +270,7 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None) -> str:
             _seconds(stats["iqr"]) if _number(stats.get("iqr")) is not None else "–",
             _seconds(stats["min"]) if _number(stats.get("min")) is not None else "–",
             str(stats.get("rounds", "–")),
-            f"`{(bench.get('extra_info') or {}).get('claim', '')}`" if (bench.get("extra_info") or {}).get("claim") else "",
+            _claims_of(bench),
         ]) + " |")
     total = sum(_number(b["stats"].get("total")) or 0.0 for b in data["benchmarks"])
     out += ["", f"{len(data['benchmarks'])} benchmarks; time inside the timed rounds: {total:.1f} s. "
@@ -267,7 +285,7 @@ def render_chart(data: dict, path: pathlib.Path) -> bool:
     for cid, rows in sorted(claim_rows(data).items()):
         for row in rows:
             if row["ratio"] is not None and row["ratio"] > 0:
-                label = f"{cid} [{row['bench']['name']}]"
+                label = f"{row['extra'].get('quantity') or row['bench']['name']} [{cid}]"
                 bars.append((label if len(label) <= 80 else label[:77] + "...", row["ratio"], row["verdict"]))
     if not bars:
         return False

@@ -18,7 +18,8 @@ DEFAULT_ROOT = ROOT / "reference_impl"
 ENV_VAR = "TORCHCLAIMS_IMPL"
 
 
-class ImplError(LookupError):
+class ImplError(AttributeError, LookupError):
+    """A missing implementation folder or module (an AttributeError, so getattr(ref, x, default) works)."""
     pass
 
 
