@@ -80,7 +80,7 @@ def _seed_and_guard_torch_state():
             f"{k} was {b!r}, left as {a!r}" for k, (b, a) in leaked.items()), pytrace=False)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def ref(request):
     """The reference implementation (reference_impl/ or the learner's --impl folder)."""
     return request.config._torchclaims_impl

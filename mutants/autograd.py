@@ -29,7 +29,7 @@ def data_is_detach():
 
 @fault("autograd.no-grad-stops-recording", "autograd.set-grad-enabled-default",
        "autograd.inplace-on-leaf-raises", "autograd.partial-no-grad-leaves-none",
-       "autograd.detach-later-ops-differentiable")
+       "autograd.detach-later-ops-differentiable", "autograd.no-grad-prevents-grad-pollution")
 def no_grad_noop():
     """torch.no_grad is a context manager (and decorator) that does nothing."""
     class NoGrad:

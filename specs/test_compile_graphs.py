@@ -12,6 +12,8 @@ import pytest
 import torch
 from torch import nn
 
+from torchclaims.versions import torch_in
+
 
 class _MatmulNet(nn.Module):
     """A forward whose second line multiplies by a weight of the wrong size."""
@@ -130,3 +132,12 @@ def test_as_written_batchnorm_train_mode_uses_running_statistics():
     x = torch.randn(8, 3) * 3 + 1
     running_normalised = (x - bn.running_mean) / torch.sqrt(bn.running_var + bn.eps)
     torch.testing.assert_close(bn(x), running_normalised)
+
+
+@pytest.mark.claim("compile.introduced-in-2-0")
+def test_torch_compile_exists_exactly_from_2_0():
+    """Material: PyTorch 2.0 introduced torch.compile.
+    True: the installed torch has torch.compile if and only if it is 2.0 or later."""
+    assert callable(getattr(torch, "compile", None)) == torch_in(">=2.0"), (
+        f"hasattr(torch, 'compile')={hasattr(torch, 'compile')} on torch {torch.__version__}, "
+        "but torch.compile should exist exactly from 2.0 on")

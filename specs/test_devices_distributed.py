@@ -68,6 +68,25 @@ def test_stripped_wrapper_state_dict_loads_strictly(ref):
         torch.testing.assert_close(target.state_dict()[key], value, rtol=0, atol=0)
 
 
+@pytest.mark.claim("devices.strip-prefix-helper")
+def test_load_model_default_map_location_cuda_needs_cuda():
+    """Material: load_model(model, path, map_location='cuda') loads any checkpoint.
+    True: map_location='cuda' puts the tensors on the GPU, and fails where there is none; 'cpu' always works."""
+    import io
+    buffer = io.BytesIO()
+    torch.save({"model_state_dict": nn.Linear(2, 2).state_dict()}, buffer)
+    buffer.seek(0)
+    on_cpu = torch.load(buffer, map_location="cpu", weights_only=True)
+    assert on_cpu["model_state_dict"]["weight"].device.type == "cpu"
+    buffer.seek(0)
+    if torch.cuda.is_available():
+        loaded = torch.load(buffer, map_location="cuda", weights_only=True)
+        assert loaded["model_state_dict"]["weight"].is_cuda
+    else:
+        with pytest.raises(RuntimeError):
+            torch.load(buffer, map_location="cuda", weights_only=True)
+
+
 @pytest.mark.claim("devices.prefix-mismatch-loads-silently")
 def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
     """Material: with mismatched names load_state_dict() raises nothing; the model just performs badly.

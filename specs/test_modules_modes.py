@@ -167,7 +167,7 @@ def test_switching_modes_mid_epoch_changes_bn_as_written():
     (nn.BatchNorm2d(3), (1, 3, 1, 1)),
 ])
 def test_bn_refuses_one_value_per_channel_in_training(bn, shape):
-    """Material: drop_last avoids distorted statistics from a tiny last batch.
+    """Material: tiny batches make BatchNorm's statistics unreliable (hence drop_last).
     True: one value per channel is refused outright in train mode; fine in eval."""
     with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
         bn.train()(torch.randn(shape))
@@ -178,15 +178,6 @@ def test_bn_refuses_one_value_per_channel_in_training(bn, shape):
 def test_bn_accepts_one_sample_with_spatial_extent():
     """A single image with a spatial extent has several values per channel: accepted."""
     assert nn.BatchNorm2d(3)(torch.randn(1, 3, 2, 2)).shape == (1, 3, 2, 2)
-
-
-@pytest.mark.claim("modules.bn-tiny-last-batch", as_written=True)
-def test_single_sample_last_batch_only_distorts_as_written():
-    """Material: a very small last batch merely distorts BatchNorm's statistics.
-    True: a one-sample batch into BatchNorm1d raises ValueError."""
-    bn = nn.BatchNorm1d(3)
-    bn(torch.randn(1, 3))
-    assert bn.num_batches_tracked.item() == 1
 
 
 # --- feature maps from forward hooks --------------------------------------------------

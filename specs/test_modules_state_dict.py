@@ -301,11 +301,9 @@ def test_whole_model_needs_explicit_weights_only_false(tmp_path):
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         torch.load(path, weights_only=True)
     assert isinstance(torch.load(path, weights_only=False), nn.Linear)
-    default = __import__("inspect").signature(torch.load).parameters["weights_only"].default
     if torch_in(">=2.6"):
         with pytest.raises(pickle.UnpicklingError):
             torch.load(path)  # noqa: TOR102 - the default itself is what is checked here
-    assert default in (None, False, True)
 
 
 @pytest.mark.claim("modules.whole-model-torch-load", as_written=True, wrong_on=">=2.6")
@@ -537,7 +535,7 @@ def test_optimizer_load_state_dict_moves_state_to_cuda():
 
 @pytest.mark.claim("modules.optimizer-to-after-load")
 def test_reference_optimizer_to_moves_state_but_not_step(ref):
-    """optimizer_to moves state tensors (here: converts dtype via a device-preserving target)."""
+    """The reference optimizer_to moves the state tensors (to 'meta' here) and leaves 'step'."""
     p, optimizer = adam_with_state(torch.float32)
     assert ref.checkpoint.optimizer_to(optimizer, "cpu") is optimizer
     step = optimizer.state[p]["step"]

@@ -205,7 +205,7 @@ def test_init_scale_decides_whether_signal_survives_depth():
     """Material: bad init stalls or explodes training; proper init fixes it.
     True: std 0.01 on 256-wide ReLU layers shrinks the signal ~28x per layer; kaiming keeps it."""
     torch.manual_seed(0)
-    x0 = torch.randn(256, 256)
+    x0 = torch.randn(32, 256)
 
     def final_rms(init):
         x = x0
@@ -368,3 +368,27 @@ def test_plain_checkpoint_call_trains_the_block_as_written():
     if out.requires_grad:
         out.sum().backward()
     assert block.weight.grad is not None, "block.weight.grad is None after checkpoint(block, x)"
+
+
+@pytest.mark.claim("modules.small-cnn-shapes")
+@pytest.mark.parametrize("name, case", [
+    ("SmallCNN", "batch-1"), ("SmallCNN", "batch-0"), ("SmallCNN", "non-contiguous"),
+    ("SwappableHeadNet", "batch-1"), ("SwappableHeadNet", "batch-0"),
+    ("SwappableHeadNet", "non-contiguous"), ("ResNet18", "batch-1"), ("ResNet18", "batch-0"),
+])
+def test_reference_models_on_awkward_inputs(ref, name, case):
+    """The reference networks give the same eval-mode result for awkward batches and layouts."""
+    model = getattr(ref.models, name)().eval()
+    x = torch.randn(2, 3, 32, 32)
+    if case == "batch-1":
+        x = x[:1]
+    elif case == "batch-0":
+        x = x[:0]
+    with torch.no_grad():
+        expected = model(x.contiguous())
+        if case == "non-contiguous":
+            x = x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)  # NHWC memory, NCHW view
+            assert not x.is_contiguous()
+        out = model(x)
+    assert out.shape == (x.shape[0], 10), f"{name} output shape {tuple(out.shape)} for input {tuple(x.shape)}"
+    torch.testing.assert_close(out, expected, atol=1e-5, rtol=1e-4)

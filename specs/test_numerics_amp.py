@@ -98,10 +98,12 @@ def test_cpu_autocast_runs_linear_low_and_losses_in_float32(low):
         out = model(x)
         mm = x @ x.T
         ce = F.cross_entropy(out, y)
-        nll = F.nll_loss(F.log_softmax(out, 1), y)
+        logp = F.log_softmax(out, 1)
+        nll = F.nll_loss(logp, y)
     assert out.dtype == low and mm.dtype == low, f"linear -> {out.dtype}, matmul -> {mm.dtype}; expected {low}"
     assert ce.dtype == torch.float32 and nll.dtype == torch.float32, (
         f"cross_entropy -> {ce.dtype}, nll_loss -> {nll.dtype} under {low} autocast; expected float32")
+    assert logp.dtype == low, f"CPU autocast log_softmax -> {logp.dtype}; on CPU it follows its input ({low})"
     assert model.weight.dtype == torch.float32, "autocast must not change the parameters' dtype"
 
 

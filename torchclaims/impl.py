@@ -20,7 +20,6 @@ ENV_VAR = "TORCHCLAIMS_IMPL"
 
 class ImplError(AttributeError, LookupError):
     """A missing implementation folder or module (an AttributeError, so getattr(ref, x, default) works)."""
-    pass
 
 
 class Impl:

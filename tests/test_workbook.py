@@ -1,0 +1,230 @@
+"""The learner's workbook: the manifest, ``workbook init/status``, and the meta check.
+
+The meta check (slow) proves the lessons are real exercises:
+- a fresh workbook fails every lesson, and a fully solved one (reference bodies) passes all;
+- for each lesson L, a workbook with the lessons before L solved and L still stubbed fails
+  L's specs while passing those of L-1 (so no lesson passes untouched, and no lesson needs
+  a later lesson's functions);
+- no run against a workbook ever loads the ``reference_impl`` package;
+- the check goes red when a lesson is made to pass untouched (demonstrated once).
+Each workbook state is one pytest process (``--learn`` with TORCHCLAIMS_LEARN_ONLY naming the
+lessons to run), two processes at a time.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from torchclaims import catalog, workbook
+
+ROOT = catalog.ROOT
+LESSONS = workbook.load_lessons()
+PARALLEL = 2
+
+
+def run_cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "torchclaims", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+# ---------------------------------------------------------------- fast: manifest and CLI
+
+def test_manifest_has_25_to_40_lessons_with_known_claims_and_functions():
+    assert 25 <= len(LESSONS) <= 40, f"{len(LESSONS)} lessons, expected 25 to 40"
+    claims = catalog.load()
+    for lesson in LESSONS:
+        assert all(cid in claims for cid in lesson.claims), lesson.name
+        assert lesson.functions and lesson.hint and lesson.hint_zh, lesson.name
+        for fn in lesson.functions:
+            workbook.find_function(workbook.REFERENCE_DIR, fn)  # raises if absent
+
+
+def test_manifest_rejects_unknown_claim_and_function(tmp_path):
+    bad = tmp_path / "lessons.toml"
+    bad.write_text('[[lesson]]\nname = "x"\ntitle = "X"\nfunctions = ["strides.nope"]\n'
+                   'claims = ["tensors.no-such-claim"]\nhint = "h"\nhint_zh = "提示"\n', encoding="utf-8")
+    with pytest.raises(workbook.ManifestError) as err:
+        workbook.load_lessons(bad)
+    assert "tensors.no-such-claim" in str(err.value) and "nope" in str(err.value), str(err.value)
+
+
+def test_init_stubs_exercises_and_keeps_the_rest(tmp_path):
+    wb = tmp_path / "wb"
+    written, kept = workbook.write_workbook(wb, LESSONS)
+    assert kept == [] and "strides.py" in written
+    text = (wb / "strides.py").read_text(encoding="utf-8")
+    assert 'raise NotImplementedError("Lesson 01 (contiguous-strides): write strides.contiguous_strides")' in text
+    assert '"""Row-major (C order) strides' in text, "the docstring must stay"
+    assert "def _check_shape(" in text and "def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:" in text
+    for lesson in LESSONS:
+        for fn in lesson.functions:
+            assert workbook.is_stub(wb, fn), f"{fn} is not stubbed in a fresh workbook"
+    # a file without exercises is a verbatim copy
+    assert (wb / "distributed.py").read_bytes() == (workbook.REFERENCE_DIR / "distributed.py").read_bytes()
+
+
+def test_init_twice_keeps_the_learners_edits(tmp_path):
+    wb = tmp_path / "wb"
+    assert run_cli("workbook", "init", str(wb)).returncode == 0
+    edited = (wb / "strides.py").read_text(encoding="utf-8") + "\n# my work\n"
+    (wb / "strides.py").write_text(edited, encoding="utf-8")
+    (wb / "broadcasting.py").unlink()
+    second = run_cli("workbook", "init", str(wb))
+    assert second.returncode == 0, second.stderr
+    assert (wb / "strides.py").read_text(encoding="utf-8") == edited, "init overwrote the learner's file"
+    assert "wrote 1 files: broadcasting.py" in second.stdout, second.stdout
+    assert "kept 10 existing files" in second.stdout and "strides.py" in second.stdout, second.stdout
+
+
+def test_status_counts_progress(tmp_path):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    (wb / workbook.PROGRESS_FILE).write_text(json.dumps(
+        {"lessons": {LESSONS[0].name: "passed", LESSONS[1].name: "failed"}}), encoding="utf-8")
+    out = run_cli("workbook", "status", str(wb))
+    assert out.returncode == 0, out.stderr
+    assert f"progress: 1/{len(LESSONS)} lessons, {round(100 / len(LESSONS))}%" in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("workbook", "status", "/nonexistent/wb"), "no workbook at /nonexistent/wb"),
+    (("workbook", "watch", "/nonexistent/wb"), "no workbook at /nonexistent/wb"),
+    (("workbook", "learn", "/nonexistent/wb"), "no workbook at /nonexistent/wb"),
+    (("workbook", "frobnicate", "x"), "invalid choice: 'frobnicate'"),
+    (("workbook",), "give a command"),
+    (("workbook", "init"), "the following arguments are required: DIR"),
+], ids=["status-missing", "watch-missing", "learn-missing", "unknown-subcommand", "no-subcommand", "init-no-dir"])
+def test_bad_input_is_one_line_and_exit_2(args, fragment):
+    out = run_cli(*args)
+    assert out.returncode == 2, f"{args}: exit {out.returncode}, stderr {out.stderr!r}"
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], f"{args}: stderr {out.stderr!r}, expected one line with {fragment!r}"
+
+
+def test_learn_without_a_workbook_is_a_usage_error():
+    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_reference.py", "--learn"],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 4, out.stdout + out.stderr
+    assert "--learn needs a workbook" in out.stderr, out.stderr
+
+
+# ---------------------------------------------------------------- slow: the meta check
+
+def make_state(dest: pathlib.Path, lessons, solved: int) -> pathlib.Path:
+    """A workbook whose first ``solved`` lessons hold the reference bodies, the rest stubs."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    workbook.write_workbook(dest, lessons, stubbed=lessons[solved:])
+    return dest
+
+
+def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None, map_path=None) -> dict:
+    """One ``pytest --learn`` process over the lessons ``only``; returns the progress JSON."""
+    env = dict(os.environ, **{workbook.ONLY_ENV: ",".join(only)})
+    env.pop("TORCHCLAIMS_IMPL", None)
+    if manifest:
+        env[workbook.LESSONS_ENV] = str(manifest)
+    if map_path:
+        env[workbook.MAP_ENV] = str(map_path)
+    (wb / workbook.PROGRESS_FILE).unlink(missing_ok=True)
+    out = subprocess.run([sys.executable, "-m", "pytest", *spec_files, "--impl", str(wb), "--learn",
+                          "-p", "no:randomly", "-p", "no:cacheprovider", "-q"],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode in (0, 1), f"pytest --learn crashed (exit {out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return json.loads((wb / workbook.PROGRESS_FILE).read_text(encoding="utf-8"))
+
+
+def lesson_map(tmp: pathlib.Path, lessons, manifest=None) -> dict[str, list[str]]:
+    wb = make_state(tmp / "map", lessons, solved=len(lessons))
+    map_path = tmp / "map.json"
+    run_learn(wb, [lessons[0].name], manifest=manifest, map_path=map_path)
+    return json.loads(map_path.read_text(encoding="utf-8"))
+
+
+def files_of(spec_map, names) -> list[str]:
+    return sorted({nid.split("::")[0] for n in names for nid in spec_map[n]}) or ["specs/"]
+
+
+def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[list[str], dict]:
+    """Run the workbook states; return (problems, {state: progress}).
+
+    State k: lessons before k solved, k onward stubbed.  State 0 runs every lesson (all
+    must fail), state len(lessons) runs every lesson (all must pass), state k in between
+    runs lessons k-1 (must pass) and k (must fail).
+    """
+    n = len(lessons)
+    spec_map = lesson_map(tmp, lessons, manifest)
+    problems = [f"lesson {l.number:02d} ({l.name}): no specs" for l in lessons if not spec_map[l.name]]
+    states = range(n + 1) if states is None else states
+
+    def one(k):
+        names = [l.name for l in lessons] if k in (0, n) else [lessons[k - 1].name, lessons[k].name]
+        wb = make_state(tmp / f"state{k:02d}", lessons, solved=k)
+        return k, run_learn(wb, names, files_of(spec_map, names), manifest)
+
+    with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
+        runs = dict(pool.map(one, states))
+    for k, progress in sorted(runs.items()):
+        results = progress["lessons"]
+        if progress["reference_impl_loaded"]:
+            problems.append(f"state {k}: a --impl run loaded {progress['reference_impl_loaded']}")
+        for lesson in lessons:
+            got = results[lesson.name]
+            if k == 0 and got != "failed":
+                problems.append(f"lesson {lesson.number:02d} ({lesson.name}): a fresh workbook does not fail it ({got})")
+            if k == n and got != "passed":
+                problems.append(f"lesson {lesson.number:02d} ({lesson.name}): the reference does not pass it ({got})")
+        if 0 < k < n:
+            cur, prev = lessons[k], lessons[k - 1]
+            if results[cur.name] != "failed":
+                problems.append(f"lesson {cur.number:02d} ({cur.name}) passes untouched: "
+                                f"its specs do not call {', '.join(cur.functions)} ({results[cur.name]})")
+            if results[prev.name] != "passed":
+                problems.append(f"lesson {prev.number:02d} ({prev.name}) fails although it and all earlier "
+                                f"lessons are solved: it needs a later lesson's function ({results[prev.name]})")
+    return problems, runs
+
+
+@pytest.fixture(scope="module")
+def meta(tmp_path_factory):
+    return meta_check(tmp_path_factory.mktemp("meta"), LESSONS)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_every_lesson_is_a_real_exercise(meta):
+    problems, runs = meta
+    assert not problems, "the lessons are not a working workbook:\n" + "\n".join(problems)
+    assert len(runs) == len(LESSONS) + 1
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_lesson_runs_import_only_the_workbook(meta):
+    _, runs = meta
+    loaded = {k: p["reference_impl_loaded"] for k, p in runs.items() if p["reference_impl_loaded"]}
+    assert not loaded, f"runs with --impl DIR imported reference_impl: {loaded}"
+    assert all(sum(p["specs"].values()) > 0 for p in runs.values()), "a run selected no lesson spec"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_meta_check_goes_red_for_a_lesson_that_passes_untouched(tmp_path):
+    """Lesson 2 made to name a function its specs never call: the check must flag it."""
+    text = (ROOT / "lessons.toml").read_text(encoding="utf-8")
+    lessons_toml = tmp_path / "lessons.toml"
+    head = "[[lesson]]".join(text.split("[[lesson]]")[:3])  # the first two lessons
+    lessons_toml.write_text(head.replace('functions = ["strides.is_contiguous"]',
+                                         'functions = ["distributed.make_model"]'), encoding="utf-8")
+    lessons = workbook.load_lessons(lessons_toml)
+    assert [l.functions for l in lessons] == [("strides.contiguous_strides",), ("distributed.make_model",)]
+    problems, _ = meta_check(tmp_path, lessons, manifest=lessons_toml, states=[1])
+    assert any("lesson 02 (is-contiguous) passes untouched" in p for p in problems), problems

@@ -1,0 +1,222 @@
+"""``pytest specs/ --impl DIR --learn``: the lessons of lessons.toml, in order, one at a time.
+
+Selects only the lesson specs (see the rule in torchclaims/workbook.py), runs them in
+lesson order, stops after the first lesson that fails and prints only that lesson: its
+title, hint, the claims it teaches, the failing spec's traceback trimmed to the learner's
+files, and the progress.  Progress is saved in DIR/.torchclaims-progress.json.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import pathlib
+import sys
+
+import pytest
+
+from . import scoreboard, workbook
+from .impl import ENV_VAR
+
+TEXT = {
+    "en": {"lesson": "Lesson", "hint": "hint", "claims": "the claims it teaches", "spec": "failing spec",
+           "of": "{k} of this lesson's {n} specs fail", "write": "write", "progress": "progress",
+           "done": "All {n} lessons pass: the workbook is complete.",
+           "none": "no lesson spec was collected: run pytest specs/ --impl DIR --learn",
+           "stop": "{label} fails: make it pass to unlock the next lesson",
+           "trace": "in your code", "no_trace": "(no frame in your files: the spec's own check failed)"},
+    "zh": {"lesson": "第", "hint": "提示", "claims": "本课讲解的论断", "spec": "未通过的用例",
+           "of": "本课 {n} 个用例中有 {k} 个未通过", "write": "需要编写", "progress": "进度",
+           "done": "全部 {n} 课均已通过：练习册完成。",
+           "none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn",
+           "stop": "{label} 未通过：让它通过才能进入下一课",
+           "trace": "出错位置（你的代码）", "no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败）"},
+}
+
+
+class LearnPlugin:
+    """Registered by torchclaims.plugin when --learn is given."""
+
+    def __init__(self, config):
+        self.config = config
+        if not (config.getoption("--impl") or os.environ.get(ENV_VAR)):
+            raise pytest.UsageError(
+                "--learn needs a workbook: add --impl DIR (or set TORCHCLAIMS_IMPL); "
+                "create one with python -m torchclaims workbook init DIR")
+        self.impl = config._torchclaims_impl
+        if self.impl.is_reference:
+            raise pytest.UsageError("--learn runs against a workbook, not reference_impl/ itself; "
+                                    "create one with python -m torchclaims workbook init DIR")
+        if getattr(config.option, "numprocesses", None):
+            raise pytest.UsageError("--learn runs the lessons in order: drop -n")
+        try:
+            self.lessons = workbook.load_lessons(claims=config._torchclaims_catalog)
+        except workbook.ManifestError as exc:
+            raise pytest.UsageError(f"lessons.toml is broken:\n{exc}") from None
+        only = [n for n in os.environ.get(workbook.ONLY_ENV, "").split(",") if n]
+        unknown = [n for n in only if n not in {l.name for l in self.lessons}]
+        if unknown:
+            raise pytest.UsageError(f"{workbook.ONLY_ENV}: unknown lessons {unknown}")
+        self.only = set(only)
+        self.lang = config.getoption("--lang")
+        self.owner: dict[str, workbook.Lesson] = {}       # nodeid -> lesson
+        self.counts: dict[str, int] = {}                   # lesson name -> number of specs
+        self.failed: dict[str, list[str]] = {}             # lesson name -> failing nodeids
+        self.ran: set[str] = set()
+        self.first_failure: dict[str, str] = {}            # lesson name -> rendered failure
+        # Only this plugin's report: no tracebacks, no short summary, no scoreboard.
+        config.option.tbstyle = "no"
+        config.option.reportchars = ""
+        config.option.verbose = min(config.option.verbose, -1)
+
+    # -------------------------------------------------------------- selection and order
+    def lesson_of(self, item):
+        from .plugin import claim_marks
+        if "ref" not in getattr(item, "fixturenames", ()):
+            return None
+        if any(item.get_closest_marker(m) for m in workbook.HEAVY):
+            return None
+        marks = claim_marks(item)
+        if not marks or any(aw for _, aw, _ in marks):
+            return None
+        cids = [cid for cid, _, _ in marks]
+        return next((l for l in self.lessons if l.matches(item.nodeid, cids)), None)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        kept, dropped = [], []
+        for item in items:
+            lesson = self.lesson_of(item)
+            if lesson is None or (self.only and lesson.name not in self.only):
+                dropped.append(item)
+                continue
+            self.owner[item.nodeid] = lesson
+            self.counts[lesson.name] = self.counts.get(lesson.name, 0) + 1
+            kept.append(item)
+        kept.sort(key=lambda it: self.owner[it.nodeid].number)  # stable: file order within a lesson
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+        map_path = os.environ.get(workbook.MAP_ENV)
+        if map_path:  # the lesson -> spec ids map, for the tooling tests
+            specs: dict[str, list[str]] = {l.name: [] for l in self.lessons}
+            for item in kept:
+                specs[self.owner[item.nodeid].name].append(item.nodeid)
+            pathlib.Path(map_path).write_text(json.dumps(specs, indent=1) + "\n", encoding="utf-8")
+
+    # -------------------------------------------------------------- running
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        result = yield
+        lesson = self.owner.get(item.nodeid)
+        if lesson is not None and not self.only and lesson.name in self.failed:
+            if nextitem is None or self.owner.get(nextitem.nodeid) is not lesson:
+                item.session.shouldfail = TEXT[self.lang]["stop"].format(label=lesson.label)
+        return result
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        report = yield
+        lesson = self.owner.get(item.nodeid)
+        if lesson is None:
+            return report
+        self.ran.add(lesson.name)
+        if report.failed:
+            self.failed.setdefault(lesson.name, []).append(item.nodeid)
+            if lesson.name not in self.first_failure:
+                self.first_failure[lesson.name] = self._render_failure(item, call)
+        return report
+
+    def _render_failure(self, item, call) -> str:
+        t = TEXT[self.lang]
+        lines = [f"{t['spec']}: {item.nodeid}"]
+        root = self.impl.root
+        excinfo = call.excinfo
+        if excinfo is None:
+            return "\n".join(lines)
+        frames = []
+        for entry in excinfo.traceback:
+            path = pathlib.Path(str(entry.path)).resolve()
+            if root in path.parents:
+                try:
+                    code = str(entry.statement).strip().splitlines()[0]
+                except Exception:
+                    code = ""
+                frames.append(f'  File "{path}", line {entry.lineno + 1}, in {entry.name}\n    {code}')
+        lines.append(f"{t['trace']}:")
+        lines += frames or [f"  {t['no_trace']}"]
+        exc = excinfo.exconly().strip().splitlines()
+        lines += ["  " + line for line in exc[:8]] + (["  ..."] if len(exc) > 8 else [])
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- report
+    def _results(self) -> dict[str, str]:
+        out = {}
+        for lesson in self.lessons:
+            if lesson.name in self.failed:
+                out[lesson.name] = "failed"
+            elif lesson.name in self.ran and lesson.name in self.counts:
+                out[lesson.name] = "passed"
+            else:
+                out[lesson.name] = "not run"
+        return out
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config):
+        if config.getoption("--collect-only"):
+            return
+        tr = terminalreporter
+        t = TEXT[self.lang]
+        results = self._results()
+        passed = sum(v == "passed" for v in results.values())
+        total = len(self.lessons)
+        tr.write_line("")
+        if not self.counts:
+            tr.write_line(t["none"], yellow=True)
+            return
+        first = next((l for l in self.lessons if results[l.name] == "failed"), None)
+        if first is None:
+            if passed == total:
+                tr.write_sep("=", t["done"].format(n=total), green=True, bold=True)
+            tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}")
+            return
+        if self.lang == "zh":
+            head = f"第 {first.number:02d}/{total} 课 ({first.name})：{first.title}"
+        else:
+            head = f"Lesson {first.number:02d}/{total} ({first.name}): {first.title}"
+        tr.write_sep("=", head, red=True, bold=True)
+        tr.write_line(f"{t['hint']}: {first.hint_in(self.lang)}")
+        tr.write_line(f"{t['write']}: {', '.join(first.functions)}")
+        tr.write_line(f"{t['claims']}:")
+        claims = config._torchclaims_catalog
+        for cid in first.claims:
+            tr.write_line(f"  [{cid}]")
+            for line in scoreboard.claim_text(claims[cid], self.lang).splitlines():
+                tr.write_line(f"    {line}")
+        tr.write_line("")
+        n_fail, n = len(self.failed[first.name]), self.counts.get(first.name, 0)
+        tr.write_line(t["of"].format(k=n_fail, n=n))
+        tr.write_line(self.first_failure.get(first.name, ""))
+        tr.write_line("")
+        tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}", bold=True)
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.config.getoption("--collect-only"):
+            return
+        results = self._results()
+        data = {
+            "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "total": len(self.lessons),
+            "passed": sum(v == "passed" for v in results.values()),
+            "first_failing": next((n for n, v in results.items() if v == "failed"), None),
+            "lessons": results,
+            "specs": {name: self.counts.get(name, 0) for name in results},
+            "only": sorted(self.only),
+            # a --impl run must never load the reference package: the meta check reads this
+            "reference_impl_loaded": sorted(m for m in sys.modules
+                                            if m == "reference_impl" or m.startswith("reference_impl.")),
+        }
+        try:
+            (self.impl.root / workbook.PROGRESS_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        except OSError:
+            pass

@@ -1,0 +1,384 @@
+"""The learner's workbook: a copy of reference_impl/ with the exercises left to write.
+
+``lessons.toml`` (repository root) lists the lessons in order.  Each lesson names the
+functions whose bodies the learner writes (``module.function`` or ``module.Class.method``
+in reference_impl/), the claims it teaches, and a hint in English and Chinese.
+
+Which specs belong to a lesson (the rule, applied at collection time by ``--learn``):
+
+1. only *quick truth specs that take the ``ref`` fixture* count: a spec marked slow,
+   compile, distributed or gpu, and an as-written spec, never belongs to a lesson;
+2. a spec is a candidate for a lesson when it is linked to one of the lesson's claims and,
+   where the lesson lists ``select`` (fragments of test ids), its id contains one of them;
+3. a spec that is a candidate for several lessons belongs to the *first* of them.
+
+Commands (``python -m torchclaims workbook ...``):
+
+    init DIR      write a workbook (never overwrites a file that is already there)
+    status DIR    progress, lesson by lesson
+    learn DIR     run ``pytest specs/ --impl DIR --learn`` once
+    watch DIR     rerun it whenever a .py file in DIR changes (Ctrl-C stops)
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+
+from .catalog import ROOT
+from .cli import UsageError
+
+REFERENCE_DIR = ROOT / "reference_impl"
+LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
+ONLY_ENV = "TORCHCLAIMS_LEARN_ONLY"       # comma-separated lesson names: run just these, all of them
+MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this path at collection
+PROGRESS_FILE = ".torchclaims-progress.json"
+STUB_MARK = 'raise NotImplementedError("Lesson '
+HEAVY = ("slow", "compile", "distributed", "gpu")
+
+
+def manifest_path() -> pathlib.Path:
+    return pathlib.Path(os.environ.get(LESSONS_ENV) or ROOT / "lessons.toml")
+
+
+class ManifestError(ValueError):
+    """lessons.toml breaks its schema; the message names the lesson."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Lesson:
+    number: int
+    name: str
+    title: str
+    functions: tuple[str, ...]
+    claims: tuple[str, ...]
+    hint: str
+    hint_zh: str
+    select: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"Lesson {self.number:02d} ({self.name})"
+
+    def hint_in(self, lang: str) -> str:
+        return self.hint_zh if lang == "zh" else self.hint
+
+    def matches(self, nodeid: str, claim_ids) -> bool:
+        """Rule 2: linked to one of the lesson's claims and, with ``select``, named by it."""
+        if not set(claim_ids) & set(self.claims):
+            return False
+        return not self.select or any(fragment in nodeid for fragment in self.select)
+
+
+def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathlib.Path = REFERENCE_DIR) -> list[Lesson]:
+    """Read and validate the manifest: known claims, existing functions, unique names."""
+    path = path or manifest_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ManifestError(f"{path}: {exc}") from None
+    if claims is None:
+        from . import catalog
+        claims = catalog.load()
+    lessons, problems, seen_functions = [], [], {}
+    for number, entry in enumerate(data.get("lesson", []), start=1):
+        where = f"{path.name} lesson {number} ({entry.get('name', '?')})"
+        missing = [k for k in ("name", "title", "functions", "claims", "hint", "hint_zh") if not entry.get(k)]
+        unknown = set(entry) - {"name", "title", "functions", "claims", "hint", "hint_zh", "select"}
+        if missing or unknown:
+            problems.append(f"{where}: missing {missing}" if missing else f"{where}: unknown keys {sorted(unknown)}")
+            continue
+        lesson = Lesson(number, entry["name"], entry["title"], tuple(entry["functions"]), tuple(entry["claims"]),
+                        entry["hint"], entry["hint_zh"], tuple(entry.get("select", ())))
+        if any(l.name == lesson.name for l in lessons):
+            problems.append(f"{where}: duplicate name")
+        for cid in lesson.claims:
+            if cid not in claims:
+                problems.append(f"{where}: unknown claim {cid!r}")
+        for fn in lesson.functions:
+            try:
+                find_function(reference, fn)
+            except LookupError as exc:
+                problems.append(f"{where}: {exc}")
+            if fn in seen_functions:
+                problems.append(f"{where}: {fn} is already an exercise of lesson {seen_functions[fn]}")
+            seen_functions[fn] = number
+        lessons.append(lesson)
+    if not lessons and not problems:
+        problems.append(f"{path}: no [[lesson]] entries")
+    if problems:
+        raise ManifestError("\n".join(problems))
+    return lessons
+
+
+# ------------------------------------------------------------------ finding and stubbing bodies
+
+def _split(qualified: str) -> tuple[str, list[str]]:
+    module, _, rest = qualified.partition(".")
+    if not module or not rest:
+        raise LookupError(f"{qualified!r}: write module.function or module.Class.method")
+    return module, rest.split(".")
+
+
+def _locate(tree: ast.Module, parts: list[str], qualified: str):
+    scope = tree.body
+    node = None
+    for i, part in enumerate(parts):
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if i == len(parts) - 1 else (ast.ClassDef,)
+        node = next((n for n in scope if isinstance(n, kinds) and n.name == part), None)
+        if node is None:
+            raise LookupError(f"{qualified}: no such {'function' if i == len(parts) - 1 else 'class'} {part!r}")
+        scope = node.body
+    return node
+
+
+def find_function(root: pathlib.Path, qualified: str):
+    """The ast node of ``module.func`` / ``module.Class.method`` under ``root``."""
+    module, parts = _split(qualified)
+    path = root / f"{module}.py"
+    if not path.is_file():
+        raise LookupError(f"{qualified}: {path.name} does not exist in {root}")
+    return _locate(ast.parse(path.read_text(encoding="utf-8")), parts, qualified)
+
+
+def _body_span(node) -> tuple[int, int, int]:
+    """(first line, last line, indent column) of the body after the docstring (1-based lines)."""
+    body = node.body
+    if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        body = body[1:]
+    if not body:
+        raise LookupError(f"{node.name}: has only a docstring, nothing to write")
+    first = body[0]
+    if first.lineno == node.lineno or (node.body[0] is not first and node.body[0].end_lineno == first.lineno):
+        raise LookupError(f"{node.name}: its body shares a line with the signature or docstring; cannot stub it")
+    return first.lineno, body[-1].end_lineno, first.col_offset
+
+
+def stub_line(lesson: Lesson, qualified: str) -> str:
+    return f'raise NotImplementedError("{lesson.label}: write {qualified}")'
+
+
+def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str) -> str:
+    """``source`` with the body of each (qualified name, lesson) replaced by the stub line."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    spans = []
+    for qualified, lesson in exercises:
+        _, parts = _split(qualified)
+        node = _locate(tree, parts, qualified)
+        first, last, col = _body_span(node)
+        spans.append((first, last, " " * col + stub_line(lesson, qualified) + "\n"))
+    for first, last, text in sorted(spans, reverse=True):  # bottom up, so line numbers stay valid
+        lines[first - 1:last] = [text]
+    out = "".join(lines)
+    ast.parse(out)  # never write a file that does not parse
+    return out
+
+
+def exercises_by_module(lessons: list[Lesson]) -> dict[str, list[tuple[str, Lesson]]]:
+    out: dict[str, list[tuple[str, Lesson]]] = {}
+    for lesson in lessons:
+        for fn in lesson.functions:
+            out.setdefault(fn.split(".")[0], []).append((fn, lesson))
+    return out
+
+
+def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
+                   reference: pathlib.Path = REFERENCE_DIR) -> tuple[list[str], list[str]]:
+    """Write the workbook files that do not exist yet; return (written, kept) file names.
+
+    ``stubbed``: the lessons whose functions become stubs (default: all); the other
+    lessons keep the reference body (the tooling tests use this for "solved up to L").
+    """
+    stubbed = lessons if stubbed is None else stubbed
+    by_module = exercises_by_module(list(stubbed))
+    dest.mkdir(parents=True, exist_ok=True)
+    written, kept = [], []
+    for src in sorted(reference.glob("*.py")):
+        target = dest / src.name
+        if target.exists():
+            kept.append(src.name)
+            continue
+        text = src.read_text(encoding="utf-8")
+        exercises = by_module.get(src.stem, [])
+        target.write_text(stub_source(text, exercises, src.stem) if exercises else text, encoding="utf-8")
+        written.append(src.name)
+    return written, kept
+
+
+def is_stub(root: pathlib.Path, qualified: str) -> bool:
+    """True while the workbook's function body is still the untouched stub."""
+    try:
+        node = find_function(root, qualified)
+    except (LookupError, SyntaxError):
+        return False
+    module = _split(qualified)[0]
+    lines = (root / f"{module}.py").read_text(encoding="utf-8").splitlines()
+    try:
+        first, last, _ = _body_span(node)
+    except LookupError:
+        return False
+    body = "\n".join(lines[first - 1:last]).strip()
+    return body.startswith(STUB_MARK) and first == last
+
+
+# ------------------------------------------------------------------ progress
+
+def read_progress(root: pathlib.Path) -> dict:
+    try:
+        return json.loads((root / PROGRESS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def progress_line(passed: int, total: int, lang: str = "en") -> str:
+    pct = round(100 * passed / total) if total else 0
+    return f"{passed}/{total} {'课' if lang == 'zh' else 'lessons'}, {pct}%"
+
+
+# ------------------------------------------------------------------ commands
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _workbook_dir(path: str, must_exist: bool = True) -> pathlib.Path:
+    root = pathlib.Path(path).expanduser().resolve()
+    if must_exist and not root.is_dir():
+        raise UsageError(f"no workbook at {path}: create one with python -m torchclaims workbook init {path}")
+    if root == REFERENCE_DIR.resolve():
+        raise UsageError(f"{path} is reference_impl/ itself, not a workbook")
+    return root
+
+
+def _lessons() -> list[Lesson]:
+    try:
+        return load_lessons()
+    except ManifestError as exc:
+        raise UsageError("lessons.toml is broken: " + str(exc).replace("\n", "; ")) from None
+
+
+def cmd_init(args) -> int:
+    root = _workbook_dir(args.dir, must_exist=False)
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{args.dir} exists and is not a folder")
+    lessons = _lessons()
+    written, kept = write_workbook(root, lessons)
+    n_ex = sum(len(l.functions) for l in lessons)
+    print(f"workbook {root}: {len(lessons)} lessons, {n_ex} functions to write")
+    if written:
+        print(f"  wrote {len(written)} files: {', '.join(written)}")
+    if kept:
+        print(f"  kept {len(kept)} existing files untouched (your work): {', '.join(kept)}")
+    print(f"next: .venv/bin/python -m pytest specs/ --impl {args.dir} --learn   "
+          f"(or: python -m torchclaims workbook watch {args.dir})")
+    return 0
+
+
+def cmd_status(args) -> int:
+    root = _workbook_dir(args.dir)
+    lessons = _lessons()
+    progress = read_progress(root)
+    results = progress.get("lessons", {})
+    zh = args.lang == "zh"
+    passed = 0
+    for lesson in lessons:
+        stubs = [fn for fn in lesson.functions if is_stub(root, fn)]
+        state = results.get(lesson.name)
+        if state == "passed":
+            mark, text = "✓", "通过" if zh else "passes"
+            passed += 1
+        elif len(stubs) == len(lesson.functions):
+            mark, text = " ", "未开始" if zh else "not started"
+        elif state == "failed":
+            mark, text = "✗", "未通过" if zh else "fails"
+        else:
+            mark, text = "…", "已编辑，尚未运行" if zh else "edited, not run yet"
+        if stubs and len(stubs) < len(lesson.functions):
+            text += f" ({'还需' if zh else 'still to write'}: {', '.join(stubs)})"
+        print(f" {mark} {lesson.number:02d} {lesson.name:<28} {text}")
+    when = progress.get("updated")
+    print(("进度" if zh else "progress") + f": {progress_line(passed, len(lessons), args.lang)}"
+          + (f" ({'上次运行' if zh else 'last run'} {when})" if when else ""))
+    return 0
+
+
+def _pytest_argv(root: pathlib.Path, lang: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "specs/", "--impl", str(root), "--learn", "--lang", lang]
+
+
+def cmd_learn(args) -> int:
+    root = _workbook_dir(args.dir)
+    return subprocess.call(_pytest_argv(root, args.lang), cwd=ROOT)
+
+
+def _snapshot(root: pathlib.Path) -> dict[str, float]:
+    out = {}
+    for p in root.glob("*.py"):
+        try:
+            out[p.name] = p.stat().st_mtime_ns
+        except OSError:
+            pass
+    return out
+
+
+def cmd_watch(args) -> int:
+    root = _workbook_dir(args.dir)
+    argv = _pytest_argv(root, args.lang)
+    proc = None
+    try:
+        while True:
+            before = _snapshot(root)
+            proc = subprocess.Popen(argv, cwd=ROOT)
+            proc.wait()
+            proc = None
+            print(f"\n[watching {root} for changes to *.py; Ctrl-C stops]", flush=True)
+            while _snapshot(root) == before:
+                time.sleep(args.interval)
+            print("\n[change seen: rerunning]", flush=True)
+    except KeyboardInterrupt:
+        if proc is not None:
+            try:
+                proc.wait(timeout=10)
+            except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                proc.kill()
+        print("\nstopped watching", file=sys.stderr)
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m torchclaims workbook",
+                     description="the learner's workbook: write the reference code yourself, lesson by lesson")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, func, help_text in (
+        ("init", cmd_init, "write a workbook into DIR (existing files are kept)"),
+        ("status", cmd_status, "show the progress of the workbook in DIR"),
+        ("learn", cmd_learn, "run the lessons once against DIR"),
+        ("watch", cmd_watch, "rerun the lessons whenever a .py file in DIR changes"),
+    ):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("dir", metavar="DIR")
+        if name != "init":
+            p.add_argument("--lang", choices=("en", "zh"), default="en")
+        if name == "watch":
+            p.add_argument("--interval", type=float, default=1.0, help="seconds between checks (default 1)")
+        p.set_defaults(func=func)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        raise UsageError("workbook: give a command: init DIR, status DIR, learn DIR or watch DIR")
+    return args.func(args)
