@@ -61,7 +61,7 @@ def _wrap_backward(transform):
 @fault("autograd.example-004-w-times-x", "autograd.example-002-gradients",
        "autograd.example-002-weighted-backward", "autograd.example-004-masked-backward",
        "autograd.gradient-arg-is-vjp", "autograd.grad-accumulates",
-       "autograd.backward-reverse-topological", "autograd.param-is-leaf")
+       "autograd.backward-reverse-topological")
 def grads_scaled():
     """Every backward seeds 1.01 times the requested gradient."""
     def scale(tensors, grad_tensors, retain_graph):

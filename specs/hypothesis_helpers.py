@@ -238,7 +238,8 @@ def layouts(draw, shape=None, elements: st.SearchStrategy[float] | None = None,
     fill_code = "float('nan')" if math.isnan(fill) else repr(fill)
     lines = [f"{base_name} = torch.full({storage}, {fill_code}, dtype=torch.float64)",
              f"{name} = {base_name}"
-             + (f"[{', '.join(_slice_code(s, n, k) for s, n, k in zip(starts, pre, steps))}]" if ndim else "")
+             + (f"[{', '.join(_slice_code(s, n, k) for s, n, k in zip(starts, pre, steps))}]"
+                if ndim and "sliced" in kind else "")
              + (f".permute{order}" if order != tuple(range(ndim)) else ""),
              f"{name}.copy_(torch.tensor({values.tolist()!r}, dtype=torch.float64))"]
     assert tuple(t.shape) == tuple(shape), f"layouts built shape {tuple(t.shape)}, wanted {shape}"

@@ -435,7 +435,8 @@ def test_autograd_jacobian_and_backward_v_match_central_differences(finite_diff,
     with torch.no_grad():
         out = case.fn(*case.inputs)
     v = torch.from_numpy(data.draw(arrays(tuple(out.shape)), label="v (gradient argument)"))
-    check = (f"J = ref.finite_diff.central_difference_jacobian(fn, ({', '.join(case.names)},))\n"
+    check = ("from torchclaims.impl import Impl; ref = Impl()\n"
+             f"J = ref.finite_diff.central_difference_jacobian(fn, ({', '.join(case.names)},))\n"
              f"J_autograd = torch.autograd.functional.jacobian(fn, ({', '.join(case.names)},))")
     with reproduce(case.code(check)):
         J = finite_diff.central_difference_jacobian(case.fn, case.inputs)
@@ -471,6 +472,7 @@ def test_central_difference_is_exact_where_the_third_derivative_vanishes(finite_
     with reproduce(f"A = torch.tensor({A.tolist()}, dtype=torch.float64)\n"
                    f"x = torch.tensor({x.tolist()}, dtype=torch.float64)\n"
                    f"y = torch.tensor({y.tolist()}, dtype=torch.float64)\n"
+                   "from torchclaims.impl import Impl; ref = Impl()\n"
                    "ref.finite_diff.central_difference_jacobian(lambda x, y: A @ x + (x * x).sum() * y + y * y, (x, y))"):
         J = finite_diff.central_difference_jacobian(f, (x, y))
         assert_close(J, exact, "central_difference_jacobian(f, (x, y)) against the exact Jacobian",

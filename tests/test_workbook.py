@@ -19,6 +19,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -127,7 +128,10 @@ def make_state(dest: pathlib.Path, lessons, solved: int) -> pathlib.Path:
 
 
 def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None, map_path=None) -> dict:
-    """One ``pytest --learn`` process over the lessons ``only``; returns the progress JSON."""
+    """One ``pytest --learn`` process over the lessons ``only``; returns the progress JSON.
+
+    With ``map_path`` it only collects, writing the lesson -> spec ids map there.
+    """
     env = dict(os.environ, **{workbook.ONLY_ENV: ",".join(only)})
     env.pop("TORCHCLAIMS_IMPL", None)
     if manifest:
@@ -135,10 +139,15 @@ def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None, map
     if map_path:
         env[workbook.MAP_ENV] = str(map_path)
     (wb / workbook.PROGRESS_FILE).unlink(missing_ok=True)
+    # its own --basetemp: many pytest processes must not prune each other's tmp folders
     out = subprocess.run([sys.executable, "-m", "pytest", *spec_files, "--impl", str(wb), "--learn",
-                          "-p", "no:randomly", "-p", "no:cacheprovider", "-q"],
+                          "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
+                          f"--basetemp={wb.parent / (wb.name + '-tmp')}",
+                          *(["--collect-only"] if map_path else [])],
                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode in (0, 1), f"pytest --learn crashed (exit {out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    if map_path:
+        return {}
     return json.loads((wb / workbook.PROGRESS_FILE).read_text(encoding="utf-8"))
 
 
@@ -194,8 +203,14 @@ def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[
 
 
 @pytest.fixture(scope="module")
-def meta(tmp_path_factory):
-    return meta_check(tmp_path_factory.mktemp("meta"), LESSONS)
+def meta():
+    # not tmp_path_factory: pytest prunes old tmp folders of other runs, and the
+    # lesson runs below are many pytest processes
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="torchclaims-meta-"))
+    try:
+        yield meta_check(tmp, LESSONS)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @pytest.mark.slow
@@ -217,8 +232,9 @@ def test_lesson_runs_import_only_the_workbook(meta):
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_meta_check_goes_red_for_a_lesson_that_passes_untouched(tmp_path):
+def test_meta_check_goes_red_for_a_lesson_that_passes_untouched():
     """Lesson 2 made to name a function its specs never call: the check must flag it."""
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="torchclaims-meta-demo-"))
     text = (ROOT / "lessons.toml").read_text(encoding="utf-8")
     lessons_toml = tmp_path / "lessons.toml"
     head = "[[lesson]]".join(text.split("[[lesson]]")[:3])  # the first two lessons
@@ -226,5 +242,8 @@ def test_meta_check_goes_red_for_a_lesson_that_passes_untouched(tmp_path):
                                          'functions = ["distributed.make_model"]'), encoding="utf-8")
     lessons = workbook.load_lessons(lessons_toml)
     assert [l.functions for l in lessons] == [("strides.contiguous_strides",), ("distributed.make_model",)]
-    problems, _ = meta_check(tmp_path, lessons, manifest=lessons_toml, states=[1])
+    try:
+        problems, _ = meta_check(tmp_path, lessons, manifest=lessons_toml, states=[1])
+    finally:
+        shutil.rmtree(tmp_path, ignore_errors=True)
     assert any("lesson 02 (is-contiguous) passes untouched" in p for p in problems), problems

@@ -84,9 +84,20 @@ class LearnPlugin:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        kept, dropped = [], []
+        owners = {}
         for item in items:
             lesson = self.lesson_of(item)
+            if lesson is not None:
+                owners[item.nodeid] = lesson
+        map_path = os.environ.get(workbook.MAP_ENV)
+        if map_path:  # the lesson -> spec ids map (all lessons), for the tooling tests
+            specs: dict[str, list[str]] = {l.name: [] for l in self.lessons}
+            for nodeid, lesson in owners.items():
+                specs[lesson.name].append(nodeid)
+            pathlib.Path(map_path).write_text(json.dumps(specs, indent=1) + "\n", encoding="utf-8")
+        kept, dropped = [], []
+        for item in items:
+            lesson = owners.get(item.nodeid)
             if lesson is None or (self.only and lesson.name not in self.only):
                 dropped.append(item)
                 continue
@@ -97,12 +108,6 @@ class LearnPlugin:
         if dropped:
             config.hook.pytest_deselected(items=dropped)
         items[:] = kept
-        map_path = os.environ.get(workbook.MAP_ENV)
-        if map_path:  # the lesson -> spec ids map, for the tooling tests
-            specs: dict[str, list[str]] = {l.name: [] for l in self.lessons}
-            for item in kept:
-                specs[self.owner[item.nodeid].name].append(item.nodeid)
-            pathlib.Path(map_path).write_text(json.dumps(specs, indent=1) + "\n", encoding="utf-8")
 
     # -------------------------------------------------------------- running
     @pytest.hookimpl(wrapper=True)
@@ -145,7 +150,8 @@ class LearnPlugin:
                 frames.append(f'  File "{path}", line {entry.lineno + 1}, in {entry.name}\n    {code}')
         lines.append(f"{t['trace']}:")
         lines += frames or [f"  {t['no_trace']}"]
-        exc = excinfo.exconly().strip().splitlines()
+        exc = [line for line in excinfo.exconly().strip().splitlines()
+               if line.strip() and "Use -v to get" not in line]
         lines += ["  " + line for line in exc[:8]] + (["  ..."] if len(exc) > 8 else [])
         return "\n".join(lines)
 

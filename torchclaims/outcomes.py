@@ -97,7 +97,7 @@ def classify(claim: Claim, tests: list[TestResult], as_written_mode: bool) -> tu
         if t.as_written and (t.status == "xpassed" or (as_written_mode and t.status == "passed")):
             return "changed", f"as-written spec {t.nodeid} passed: the material now holds"
     if claim.verdict == "not-checkable" and not tests:
-        return "skipped", "not checkable: " + claim.truth
+        return "skipped", "not checkable (the catalog's truth says why: python -m torchclaims show ID)"
     if not tests:
         return "skipped", "no spec selected in this run"
     if not ran:
