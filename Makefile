@@ -1,8 +1,9 @@
 # Two commands for a fresh clone (both idempotent: the venv is built once and refreshed
 # only when pyproject.toml changes):
-#   make specs   set up, then run the specs with the claim scoreboard (the learner's run)
-#   make test    set up, then run everything: specs (slow, compile, distributed included),
-#                the tooling tests, and the catalog link check
+#   make specs   set up, then run the specs with the claim scoreboard (the learner's quick run)
+#   make test    set up, then run everything: the catalog link check, every spec (slow,
+#                compile and distributed included) and the tooling tests, in random order
+#                and in parallel, then the fast subset of the planted faults
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -17,8 +18,9 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 specs: setup
-	$(PY) -m pytest specs/ -n auto
+	$(PY) -m pytest specs/
 
 test: setup
 	$(PY) -m torchclaims check
-	$(PY) -m pytest specs/ tests/ --full -n auto --claims-report reports/last-run.json
+	$(PY) -m pytest specs/ tests/ --full -n auto -p randomly --claims-report reports/last-run.json
+	$(PY) -m torchclaims mutants --fast

@@ -48,7 +48,7 @@ def claims(session, torch):
     session.install(*extra, *packages, *TEST_DEPS, env=env)
     REPORTS.mkdir(parents=True, exist_ok=True)
     try:
-        session.run("python", "-m", "pytest", "specs/", "-n", "2", "-q", "-p", "no:cacheprovider",
+        session.run("python", "-m", "pytest", "specs/", "-q", "-p", "no:cacheprovider",
                     "--claims-report", str(REPORTS / f"torch-{torch}.json"), success_codes=[0, 1])
     finally:
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)

@@ -86,7 +86,7 @@ def grads_scaled():
 
 
 @fault("autograd.grad-accumulates", "autograd.second-backward-raises",
-       "autograd.zero-grad-before-backward-or-explode")
+       "modules.zero-grad-each-step")
 def accumulate_overwrites():
     """Backward overwrites leaf gradients: every reachable leaf's .grad is reset to None first."""
     def reset_leaves(tensors, grad_tensors, retain_graph):

@@ -178,7 +178,7 @@ def evaluate_builds_graphs():
     training.evaluate = evaluate
 
 
-@fault("data.zero-grad-before-backward")
+@fault("modules.zero-grad-each-step")
 def zero_grad_noop():
     """Optimizer.zero_grad does nothing: gradients add up over the whole run."""
     torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None
@@ -233,7 +233,7 @@ def reference_loop_skips_step():
     training.train_one_epoch = train_one_epoch
 
 
-@fault("data.eval-within-epoch-corrupts-bn", "data.train-eval-mode-switch")
+@fault("modules.train-eval-same-epoch-harms-bn", "data.train-eval-mode-switch")
 def batchnorm_updates_in_eval():
     """BatchNorm keeps using and updating batch statistics in eval mode."""
     from torch.nn.modules.batchnorm import _BatchNorm

@@ -88,20 +88,20 @@ def cat_skips_device_check():
     torch.cat = lenient_cat
 
 
-@fault("devices.optimizer-state-needs-manual-move")
+@fault("modules.optimizer-to-after-load")
 def optimizer_state_not_cast():
     """Optimizer.load_state_dict keeps each state tensor on the device and dtype it was saved with."""
     torch.optim.Optimizer._process_value_according_to_param_policy = staticmethod(
         lambda param, value, param_id, param_groups, key=None: value)
 
 
-@fault("devices.module-has-no-device-attribute")
+@fault("modules.module-has-no-device-attribute")
 def module_device_attribute():
     """nn.Module gains a .device property (the first parameter's device)."""
     nn.Module.device = property(lambda self: next(self.parameters()).device)
 
 
-@fault("devices.strip-prefix-helper")
+@fault("modules.strip-module-prefix-loader")
 def strip_prefix_everywhere():
     """The reference strip_module_prefix removes 'module.' wherever it occurs in a key."""
     from collections import OrderedDict
@@ -109,7 +109,7 @@ def strip_prefix_everywhere():
         (key.replace(prefix, ""), value) for key, value in state_dict.items())
 
 
-@fault("devices.prefix-mismatch-loads-silently", "devices.ddp-state-dict-module-prefix")
+@fault("modules.ddp-prefix-mismatch-silent", "devices.ddp-state-dict-module-prefix")
 def load_state_dict_lenient():
     """Module.load_state_dict ignores mismatched keys by default (strict=False)."""
     original = nn.Module.load_state_dict

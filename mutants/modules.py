@@ -35,8 +35,8 @@ def load_state_dict_nonstrict():
     nn.Module.load_state_dict = load_state_dict
 
 
-@fault("modules.eval-sets-training-flag", "modules.train-eval-switch-dropout-bn",
-       "modules.functional-dropout-needs-training-arg", "modules.bn-tiny-last-batch")
+@fault("modules.eval-sets-training-flag", "data.train-eval-mode-switch",
+       "modules.functional-dropout-needs-training-arg", "data.drop-last-batchnorm-small-batch")
 def eval_noop():
     """nn.Module.eval does nothing (returns the module, training flags untouched)."""
     nn.Module.eval = lambda self: self

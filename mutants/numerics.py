@@ -108,7 +108,7 @@ def clip_grad_norm_per_tensor():
     torch.nn.utils.clip_grad_norm_ = clip_grad_norm_
 
 
-@fault("numerics.gradscaler-update-adjusts-scale", "numerics.save-scaler-state-dict")
+@fault("numerics.gradscaler-update-adjusts-scale", "modules.scaler-state-in-checkpoint")
 def gradscaler_update_keeps_scale():
     """GradScaler.update never changes the scale (no backoff after inf, no growth)."""
     original = torch.amp.GradScaler.update
@@ -123,7 +123,7 @@ def gradscaler_update_keeps_scale():
     torch.amp.GradScaler.update = update
 
 
-@fault("numerics.gradscaler-update-adjusts-scale", "numerics.save-scaler-state-dict")
+@fault("numerics.gradscaler-update-adjusts-scale", "modules.scaler-state-in-checkpoint")
 def gradscaler_step_never_skips():
     """GradScaler.step always runs optimizer.step(), even when the gradients hold inf/nan."""
     original = torch.amp.GradScaler.step

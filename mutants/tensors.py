@@ -52,7 +52,7 @@ def transpose_copies():
     torch.transpose = lambda t, d0, d1: original_fn(t, d0, d1).contiguous()
 
 
-@fault("tensors.permute-reorders-dims", "tensors.denormalize-broadcast")
+@fault("tensors.permute-reorders-dims", "data.denormalize-inverts")
 def permute_copies():
     """Tensor.permute materializes the permuted layout instead of reordering strides."""
     original = torch.Tensor.permute

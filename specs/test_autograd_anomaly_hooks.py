@@ -75,7 +75,7 @@ def test_anomaly_before_backward_names_forward_line_as_written():
     assert "Traceback of forward call" in warned, f"warning: {warned[:300]}"
 
 
-@pytest.mark.claim("autograd.log-softmax-large-input-inf")
+@pytest.mark.claim("numerics.log-softmax-large-input-inf")
 def test_log_softmax_is_finite_for_huge_logits():
     """Material: huge inputs make log_softmax hit log(0) = -inf.
     True: log_softmax stays finite; only softmax().log() gives -inf."""
@@ -85,7 +85,7 @@ def test_log_softmax_is_finite_for_huge_logits():
     assert torch.isinf(F.softmax(x, dim=0).log()).any(), "softmax(x).log() did not underflow to -inf"
 
 
-@pytest.mark.claim("autograd.log-softmax-large-input-inf", as_written=True)
+@pytest.mark.claim("numerics.log-softmax-large-input-inf", as_written=True)
 def test_log_softmax_gives_minus_inf_as_written():
     """Material: F.log_softmax on huge inputs produces -inf.
     True: it is finite."""
@@ -146,7 +146,7 @@ def test_hooks_registered_under_no_grad_never_fire_as_written():
     assert calls == [], f"hooks fired: {calls}"
 
 
-@pytest.mark.claim("autograd.forward-hook-captures-features")
+@pytest.mark.claim("modules.forward-hook-captures-feature-map")
 def test_forward_hook_fires_under_no_grad_with_input_tuple():
     """Material: a forward hook receives (module, input, output) inside forward, also under no_grad.
     True: it fires once per call, input is a tuple holding the real input, output is the layer's output."""
@@ -170,7 +170,7 @@ def test_forward_hook_fires_under_no_grad_with_input_tuple():
 
 
 @pytest.mark.slow
-@pytest.mark.claim("autograd.forward-hook-captures-features")
+@pytest.mark.claim("modules.forward-hook-captures-feature-map")
 def test_forward_hook_captures_resnet_layer4_feature_map():
     """Material: a forward hook on layer4[-1].conv2 under no_grad stores a (1, 512, 7, 7) map keyed 'Conv2d'.
     True: with resnet18 and a 224x224 input, as printed; input is a tuple of the real input."""

@@ -130,7 +130,7 @@ def _model_and_batch():
     return nn.Linear(3, 1), torch.randn(4, 3), torch.randn(4, 1)
 
 
-@pytest.mark.claim("autograd.zero-grad-before-backward-or-explode")
+@pytest.mark.claim("modules.zero-grad-each-step")
 @pytest.mark.claim("autograd.grad-accumulates")
 def test_gradients_without_zeroing_grow_linearly():
     """Material: without zero_grad before backward the gradients accumulate and explode.
@@ -143,7 +143,7 @@ def test_gradients_without_zeroing_grow_linearly():
     torch.testing.assert_close(model.weight.grad, 5 * single, msg="weight.grad after 5 un-zeroed backward calls")
 
 
-@pytest.mark.claim("autograd.zero-grad-before-backward-or-explode", as_written=True)
+@pytest.mark.claim("modules.zero-grad-each-step", as_written=True)
 def test_gradients_without_zeroing_explode_as_written():
     """Material: un-zeroed gradients explode.
     True: they grow linearly, exactly n times."""
@@ -214,7 +214,7 @@ def test_zero_grad_leaves_zero_tensors_as_written():
         assert p.grad is not None and torch.count_nonzero(p.grad) == 0, f"p.grad={p.grad}"
 
 
-@pytest.mark.claim("autograd.param-is-leaf")
+@pytest.mark.claim("modules.optimizer-step-rule")
 def test_parameters_are_leaves_updated_in_place():
     """Material: a registered nn.Parameter is a leaf; the optimizer reads .grad to update it.
     True: leaf, requires_grad, gets .grad, and step() updates the same tensor in place."""

@@ -129,7 +129,7 @@ def test_inference_without_no_grad_grows_as_written():
     assert per_step[-1] > per_step[0], f"saved bytes per forward did not grow: {per_step}"
 
 
-@pytest.mark.claim("autograd.loss-tensor-accumulation-keeps-graph")
+@pytest.mark.claim("data.item-no-graph-leak")
 def test_summing_loss_tensors_keeps_every_graph():
     """Material: accumulating loss tensors (no .item()) keeps each graph alive; use loss.item().
     True: total_loss += loss pins every step's activations; .item() or .detach() frees them."""
@@ -166,7 +166,7 @@ class _Counted(nn.Module):
         return self.body(x)
 
 
-@pytest.mark.claim("autograd.checkpoint-recomputes")
+@pytest.mark.claim("modules.activation-checkpoint-saves-memory")
 def test_checkpoint_recomputes_in_backward_with_same_gradients():
     """Material: checkpoint trades time for memory by recomputing activations (only in training).
     True: forward runs again in backward, fewer tensors are saved, gradients are identical."""
@@ -193,7 +193,7 @@ def test_checkpoint_recomputes_in_backward_with_same_gradients():
     assert block.calls == 1, "under no_grad the checkpointed block should run once"
 
 
-@pytest.mark.claim("autograd.checkpoint-recomputes")
+@pytest.mark.claim("modules.activation-checkpoint-saves-memory")
 def test_checkpoint_as_written_call_warns_about_use_reentrant():
     """Material: calls checkpoint(self.block, x) without use_reentrant.
     True: it works on this torch, with a warning asking for use_reentrant explicitly."""

@@ -250,7 +250,7 @@ def test_forward_with_bad_shape_runs_as_written():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("autograd.device-errors-at-backward")
+@pytest.mark.claim("devices.mixed-device-error-at-backward")
 def test_device_mismatch_raised_at_cat():
     """Material: a CPU tensor mixed in by torch.cat surfaces as a device error at backward.
     True: torch.cat itself raises, in the forward."""

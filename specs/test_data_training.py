@@ -63,7 +63,7 @@ def test_train_one_epoch_switches_back_to_train_mode(ref):
     assert model.training and all(m.training for m in model.modules()), "train_one_epoch did not call model.train()"
 
 
-@pytest.mark.claim("data.eval-within-epoch-corrupts-bn")
+@pytest.mark.claim("modules.train-eval-same-epoch-harms-bn")
 def test_eval_pass_inside_an_epoch_leaves_bn_statistics_alone():
     """Material: calling train() and eval() within one epoch corrupts BatchNorm statistics.
     True: an eval-mode validation pass between training steps leaves running stats unchanged."""
@@ -79,7 +79,7 @@ def test_eval_pass_inside_an_epoch_leaves_bn_statistics_alone():
     torch.testing.assert_close(model[1].running_var, stats[1], msg="an eval-mode pass moved running_var")
 
 
-@pytest.mark.claim("data.eval-within-epoch-corrupts-bn")
+@pytest.mark.claim("modules.train-eval-same-epoch-harms-bn")
 def test_validating_in_train_mode_is_what_moves_bn_statistics():
     """Material: BN statistics get corrupted around validation.
     True: they do when validation batches run in train mode (the forgotten eval())."""
@@ -90,7 +90,7 @@ def test_validating_in_train_mode_is_what_moves_bn_statistics():
     assert not torch.equal(model[1].running_mean, stats), "a train-mode validation pass left running_mean alone"
 
 
-@pytest.mark.claim("data.eval-within-epoch-corrupts-bn", as_written=True)
+@pytest.mark.claim("modules.train-eval-same-epoch-harms-bn", as_written=True)
 def test_as_written_switching_to_eval_inside_an_epoch_changes_bn_statistics():
     """Material: using model.eval() and model.train() inside one epoch wrecks the BN statistics."""
     model = noisy_model().train()
@@ -110,7 +110,7 @@ def _grad_of(model, xb, yb):
     return model.weight.grad.clone()
 
 
-@pytest.mark.claim("data.zero-grad-before-backward")
+@pytest.mark.claim("modules.zero-grad-each-step")
 def test_gradients_add_up_across_batches_until_zeroed():
     """Material: without zero_grad before backward, gradients accumulate across batches.
     True: two backwards leave g1 + g2; zero_grad in between leaves g2 alone; zero_grad sets None."""
@@ -128,7 +128,7 @@ def test_gradients_add_up_across_batches_until_zeroed():
     torch.testing.assert_close(model.weight.grad, g2, msg="after zero_grad the gradient is not batch 2's alone")
 
 
-@pytest.mark.claim("data.zero-grad-before-backward")
+@pytest.mark.claim("modules.zero-grad-each-step")
 def test_zero_grad_between_backward_and_step_cancels_the_update():
     """Material: zero_grad placement matters.
     True: backward -> zero_grad -> step leaves the weights unchanged."""

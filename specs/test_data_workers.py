@@ -231,7 +231,7 @@ def test_as_written_workers_without_pin_memory_fail():
 
 # --- pinned memory ---------------------------------------------------------------------
 
-@pytest.mark.claim("data.pin-memory-page-locked")
+@pytest.mark.claim("devices.pin-memory-page-locked")
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this spec covers machines without an accelerator")
 def test_pin_memory_without_an_accelerator_warns_and_does_not_pin():
     """Material: pin_memory=True puts batches in page-locked memory.
@@ -243,7 +243,7 @@ def test_pin_memory_without_an_accelerator_warns_and_does_not_pin():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("data.pin-memory-page-locked")
+@pytest.mark.claim("devices.pin-memory-page-locked")
 @pytest.mark.parametrize("num_workers", [0, 2])
 def test_pin_memory_returns_page_locked_batches_on_gpu_machines(num_workers):
     """Material: pin_memory=True puts batches in page-locked memory.

@@ -158,7 +158,7 @@ def test_activation_memory_grows_in_proportion_to_batch_size():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("devices.inference-without-no-grad-memory")
+@pytest.mark.claim("autograd.inference-without-no-grad-exponential")
 def test_inference_without_no_grad_does_not_accumulate_memory():
     """Material: without no_grad, GPU memory grows exponentially during inference.
     True: each forward's graph is freed with its output; only the single-forward peak is higher."""
@@ -266,7 +266,7 @@ def _future_warnings(make):
     return [str(w.message) for w in caught if issubclass(w.category, FutureWarning)]
 
 
-@pytest.mark.claim("devices.amp-cuda-namespace")
+@pytest.mark.claim("numerics.cuda-amp-entry-points")
 def test_cuda_amp_namespace_is_deprecated_from_2_4():
     """Material: write AMP with torch.cuda.amp.autocast() and torch.cuda.amp.GradScaler().
     True: still works, but from torch 2.4 each emits a FutureWarning pointing to torch.amp."""
@@ -281,7 +281,7 @@ def test_cuda_amp_namespace_is_deprecated_from_2_4():
         assert scaler_warnings == [] and autocast_warnings == []
 
 
-@pytest.mark.claim("devices.amp-cuda-namespace", as_written=True, wrong_on=">=2.4")
+@pytest.mark.claim("numerics.cuda-amp-entry-points", as_written=True, wrong_on=">=2.4")
 def test_as_written_cuda_amp_namespace_is_the_current_api():
     """Material: torch.cuda.amp.* is the way to write AMP.  True from 2.4: deprecated (strict xfail there)."""
     warned = _future_warnings(lambda: torch.cuda.amp.GradScaler()) + _future_warnings(lambda: torch.cuda.amp.autocast())
@@ -298,7 +298,7 @@ def _scaler_after_an_overflow(device):
     return scaler
 
 
-@pytest.mark.claim("devices.grad-scaler-state-resets")
+@pytest.mark.claim("modules.scaler-state-in-checkpoint")
 def test_grad_scaler_scale_survives_only_through_its_state_dict():
     """Material: save scaler.state_dict(), else resuming restarts the dynamic loss scale.
     True: a new GradScaler starts at 65536; load_state_dict restores the saved scale."""

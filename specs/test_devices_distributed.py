@@ -47,7 +47,7 @@ def _prefixed(state_dict):
     pytest.param(["modulex.weight", "module.b"], ["modulex.weight", "b"], id="needs-the-dot"),
     pytest.param([], [], id="empty"),
 ])
-@pytest.mark.claim("devices.strip-prefix-helper")
+@pytest.mark.claim("modules.strip-module-prefix-loader")
 def test_strip_module_prefix_removes_one_leading_module(ref, keys, expected):
     """Material: load_model drops a leading 'module.' (k[7:]) from every key, plain keys untouched.
     True: one leading 'module.' goes, nothing else changes, order and values are kept."""
@@ -57,7 +57,7 @@ def test_strip_module_prefix_removes_one_leading_module(ref, keys, expected):
     assert all(a is b for a, b in zip(stripped.values(), values)), "strip_module_prefix changed the values"
 
 
-@pytest.mark.claim("devices.strip-prefix-helper")
+@pytest.mark.claim("modules.strip-module-prefix-loader")
 def test_stripped_wrapper_state_dict_loads_strictly(ref):
     """Material: the helper makes DDP checkpoints load into the plain model.  True, with strict=True."""
     source, target = ref.distributed.make_model(), nn.Sequential(
@@ -68,7 +68,7 @@ def test_stripped_wrapper_state_dict_loads_strictly(ref):
         torch.testing.assert_close(target.state_dict()[key], value, rtol=0, atol=0)
 
 
-@pytest.mark.claim("devices.strip-prefix-helper")
+@pytest.mark.claim("modules.strip-module-prefix-loader")
 def test_load_model_default_map_location_cuda_needs_cuda():
     """Material: load_model(model, path, map_location='cuda') loads any checkpoint.
     True: map_location='cuda' puts the tensors on the GPU, and fails where there is none; 'cpu' always works."""
@@ -87,7 +87,7 @@ def test_load_model_default_map_location_cuda_needs_cuda():
             torch.load(buffer, map_location="cuda", weights_only=True)
 
 
-@pytest.mark.claim("devices.prefix-mismatch-loads-silently")
+@pytest.mark.claim("modules.ddp-prefix-mismatch-silent")
 def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
     """Material: with mismatched names load_state_dict() raises nothing; the model just performs badly.
     True: strict (the default) raises listing missing and unexpected keys; strict=False returns them."""
@@ -100,7 +100,7 @@ def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
     assert sorted(result.unexpected_keys) == sorted(checkpoint)
 
 
-@pytest.mark.claim("devices.prefix-mismatch-loads-silently", as_written=True)
+@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True)
 def test_as_written_prefixed_keys_load_without_error():
     """Material: a prefix mismatch loads without an error.  True: RuntimeError (strict xfail)."""
     plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))

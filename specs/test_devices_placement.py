@@ -177,7 +177,7 @@ def test_tensor_to_cuda_leaves_cpu_original():
     assert moved.to("cuda") is moved
 
 
-@pytest.mark.claim("devices.to-dtype-zero-copy")
+@pytest.mark.claim("tensors.float-copies-to-does-not")
 def test_dtype_change_with_to_copies_like_float():
     """Material: .to(torch.float32) on the same device is zero-copy, unlike .float().
     True: any dtype change allocates; .to(float32) and .float() are the same operation."""
@@ -191,7 +191,7 @@ def test_dtype_change_with_to_copies_like_float():
     assert image[0, 0, 0] != -1, "writing the converted tensor changed the uint8 source"
 
 
-@pytest.mark.claim("devices.to-dtype-zero-copy", as_written=True)
+@pytest.mark.claim("tensors.float-copies-to-does-not", as_written=True)
 def test_as_written_to_float32_shares_memory():
     """Material: .to(torch.float32) is zero-copy on the same device.  True: it copies (strict xfail)."""
     image = torch.randint(0, 256, (4, 4, 3), dtype=torch.uint8)
@@ -200,7 +200,7 @@ def test_as_written_to_float32_shares_memory():
         f"data_ptr {converted.data_ptr()} != {image.data_ptr()}: .to(float32) copied")
 
 
-@pytest.mark.claim("devices.zeros-like-inherits-placement")
+@pytest.mark.claim("tensors.zeros-like-inherits")
 def test_zeros_like_keeps_device_and_dtype_but_not_requires_grad():
     """Material: zeros_like takes device, dtype and requires_grad from its template.
     True: device, dtype and layout yes; requires_grad is False unless asked for."""
@@ -211,7 +211,7 @@ def test_zeros_like_keeps_device_and_dtype_but_not_requires_grad():
     assert torch.zeros_like(template, requires_grad=True).requires_grad
 
 
-@pytest.mark.claim("devices.zeros-like-inherits-placement", as_written=True)
+@pytest.mark.claim("tensors.zeros-like-inherits", as_written=True)
 def test_as_written_zeros_like_inherits_requires_grad():
     """Material: requires_grad is inherited too.  True: it is not (strict xfail)."""
     template = torch.ones(2, requires_grad=True)
@@ -237,7 +237,7 @@ def test_numpy_of_cuda_tensor_raises_and_cpu_fixes_it():
     assert gpu.cpu().numpy().tolist() == [1.0, 1.0]
 
 
-@pytest.mark.claim("devices.tensor-has-device")
+@pytest.mark.claim("tensors.tensor-adds-device-requires-grad")
 def test_every_tensor_carries_its_device():
     """Material: unlike an ndarray, a Tensor records whether it is on the CPU or an accelerator.
     True: .device and .is_cuda; factories take device= and default to the CPU."""
@@ -278,7 +278,7 @@ def test_bare_cuda_resolves_to_the_current_device():
     assert placed.device == torch.device("cuda", torch.cuda.current_device())
 
 
-@pytest.mark.claim("devices.module-has-no-device-attribute")
+@pytest.mark.claim("modules.module-has-no-device-attribute")
 def test_module_has_no_device_attribute():
     """Material: write x = x.to(self.device) at the top of forward.
     True: nn.Module defines no .device; that line raises AttributeError."""
@@ -296,7 +296,7 @@ def test_module_has_no_device_attribute():
         Net()(torch.ones(1, 3))
 
 
-@pytest.mark.claim("devices.module-has-no-device-attribute", as_written=True)
+@pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True)
 def test_as_written_forward_can_use_self_device():
     """Material: self.device is available inside forward.  True: AttributeError (strict xfail)."""
     class Net(nn.Module):
@@ -343,7 +343,7 @@ def _adam_state_after_one_step(dtype=torch.float32):
     return optimizer.state_dict()
 
 
-@pytest.mark.claim("devices.optimizer-state-needs-manual-move")
+@pytest.mark.claim("modules.optimizer-to-after-load")
 def test_optimizer_load_state_dict_follows_the_parameters_device_and_dtype():
     """Material: after optimizer.load_state_dict you must call optimizer_to(optimizer, device).
     True: load_state_dict casts each state tensor to its parameter's device (and float dtype)."""
@@ -359,7 +359,7 @@ def test_optimizer_load_state_dict_follows_the_parameters_device_and_dtype():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("devices.optimizer-state-needs-manual-move")
+@pytest.mark.claim("modules.optimizer-to-after-load")
 def test_optimizer_state_loaded_from_cpu_lands_on_cuda_and_steps():
     """Material: without optimizer_to, step() does not update.  True on CUDA: state follows, step updates."""
     saved = _adam_state_after_one_step()
@@ -373,7 +373,7 @@ def test_optimizer_state_loaded_from_cpu_lands_on_cuda_and_steps():
     assert not torch.equal(before, param.detach()), "optimizer.step() left the parameter unchanged"
 
 
-@pytest.mark.claim("devices.optimizer-state-needs-manual-move", as_written=True)
+@pytest.mark.claim("modules.optimizer-to-after-load", as_written=True)
 def test_as_written_optimizer_state_stays_on_the_saved_device():
     """Material: the loaded state stays where it was saved until moved by hand.  True: it follows (strict xfail)."""
     saved = _adam_state_after_one_step()

@@ -61,7 +61,7 @@ def test_custom_branch_on_self_training_follows_eval():
     assert m(x).sum().item() == 2.0 and m.eval()(x).sum().item() == 0.0
 
 
-@pytest.mark.claim("modules.train-eval-switch-dropout-bn")
+@pytest.mark.claim("data.train-eval-mode-switch")
 def test_train_mode_is_random_eval_mode_is_deterministic():
     """Material: train() enables Dropout/BN batch statistics, eval() switches to inference.
     True: train outputs vary call to call; eval outputs repeat exactly."""
@@ -74,7 +74,7 @@ def test_train_mode_is_random_eval_mode_is_deterministic():
         torch.testing.assert_close(model(x), model(x), rtol=0, atol=0)
 
 
-@pytest.mark.claim("modules.train-eval-switch-dropout-bn")
+@pytest.mark.claim("data.train-eval-mode-switch")
 def test_dropout_scales_in_train_and_is_identity_in_eval():
     """Material: Dropout is active in train mode and off in eval mode.
     True: kept elements are scaled by 1/(1-p); eval returns the input unchanged."""
@@ -89,7 +89,7 @@ def test_dropout_scales_in_train_and_is_identity_in_eval():
     assert torch.equal(drop(x), x), "eval-mode Dropout changed its input"
 
 
-@pytest.mark.claim("modules.train-eval-switch-dropout-bn")
+@pytest.mark.claim("data.train-eval-mode-switch")
 def test_bn_uses_batch_statistics_in_train_and_running_in_eval():
     """Material: BatchNorm uses batch statistics in training, stored ones in eval.
     True: train output is batch-normalised; eval output uses running_mean/var."""
@@ -161,7 +161,7 @@ def test_switching_modes_mid_epoch_changes_bn_as_written():
     assert not torch.equal(a.running_mean, b.running_mean), "mode switching left running_mean unchanged"
 
 
-@pytest.mark.claim("modules.bn-tiny-last-batch")
+@pytest.mark.claim("data.drop-last-batchnorm-small-batch")
 @pytest.mark.parametrize("bn, shape", [
     (nn.BatchNorm1d(3), (1, 3)),
     (nn.BatchNorm2d(3), (1, 3, 1, 1)),
@@ -174,7 +174,7 @@ def test_bn_refuses_one_value_per_channel_in_training(bn, shape):
     assert bn.eval()(torch.randn(shape)).shape == shape
 
 
-@pytest.mark.claim("modules.bn-tiny-last-batch")
+@pytest.mark.claim("data.drop-last-batchnorm-small-batch")
 def test_bn_accepts_one_sample_with_spatial_extent():
     """A single image with a spatial extent has several values per channel: accepted."""
     assert nn.BatchNorm2d(3)(torch.randn(1, 3, 2, 2)).shape == (1, 3, 2, 2)
@@ -237,7 +237,7 @@ def test_feature_map_of_small_cnn_captured(ref):
     assert captured[0].shape == (2, 64, 16, 16), f"captured {tuple(captured[0].shape)}"
 
 
-@pytest.mark.claim("modules.forward-hook-fires-under-no-grad")
+@pytest.mark.claim("autograd.no-grad-silences-hooks")
 def test_forward_hooks_fire_inside_no_grad():
     """Material: no_grad disables all hooks, so none fires in a no_grad block.
     True: forward (pre-)hooks fire regardless of grad mode."""
@@ -254,7 +254,7 @@ def test_forward_hooks_fire_inside_no_grad():
     assert seen == ["pre", ("post", False)], f"hooks seen under no_grad: {seen}; expected both to fire"
 
 
-@pytest.mark.claim("modules.forward-hook-fires-under-no-grad", as_written=True)
+@pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)
 def test_no_hook_fires_under_no_grad_as_written():
     """Material: inside torch.no_grad() registered hooks never trigger.
     True: the forward hook does trigger."""

@@ -470,7 +470,7 @@ def test_self_device_in_forward_as_written():
     assert UsesSelfDevice(2, 2)(torch.ones(1, 2)).shape == (1, 2)
 
 
-@pytest.mark.claim("modules.next-parameters-device")
+@pytest.mark.claim("devices.first-parameter-device-check")
 def test_next_parameters_device_follows_the_model(device):
     """Material: next(model.parameters()).device tells where the model lives.
     True: it follows model.to(); a parameterless model raises StopIteration."""
@@ -502,7 +502,7 @@ def test_module_list_is_a_list_as_written():
     assert isinstance(nn.ModuleList(), list), "nn.ModuleList() is not a list instance"
 
 
-@pytest.mark.claim("modules.grads-none-diagnosis")
+@pytest.mark.claim("autograd.partial-no-grad-leaves-none")
 def test_forward_under_no_grad_shows_in_grad_fn_not_in_requires_grad():
     """Material: print [p.requires_grad ...] and loss.grad_fn to find why grads are None.
     True: under no_grad grad_fn is None while requires_grad stays True; backward raises."""

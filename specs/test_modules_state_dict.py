@@ -218,7 +218,7 @@ def test_reference_strip_keeps_values_and_metadata(ref):
         "modulex.w", "module.w"], "only one leading 'module.' should be removed"
 
 
-@pytest.mark.claim("modules.ddp-needs-process-group")
+@pytest.mark.claim("devices.ddp-needs-process-group")
 def test_ddp_without_process_group_raises():
     """Material: RuntimeError 'Default process group is not initialized'.
     True: ValueError 'Default process group has not been initialized ...'."""
@@ -230,7 +230,7 @@ def test_ddp_without_process_group_raises():
         nn.parallel.DistributedDataParallel(nn.Linear(2, 2))
 
 
-@pytest.mark.claim("modules.ddp-needs-process-group", as_written=True)
+@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True)
 def test_ddp_without_process_group_message_as_written():
     """Material: RuntimeError: Default process group is not initialized.
     True: a ValueError with other wording."""
@@ -585,7 +585,7 @@ def test_real_ddp_state_dict_has_module_prefix_and_loader_strips_it(ref, single_
 
 
 @pytest.mark.distributed
-@pytest.mark.claim("modules.ddp-wrap-after-to-device")
+@pytest.mark.claim("devices.ddp-wrap-after-to-device")
 def test_ddp_rejects_cpu_module_with_device_ids(single_process_group):
     """Material: move the model to its device before wrapping in DDP.
     True: a CPU module wrapped with device_ids=[0] is rejected at construction."""

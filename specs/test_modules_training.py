@@ -200,7 +200,7 @@ def test_fan_out_keeps_forward_scale_as_written():
     assert 0.5 < rms < 2.0, f"fan_out output rms = {rms:.3f}"
 
 
-@pytest.mark.claim("modules.init-scale-decides-signal")
+@pytest.mark.claim("numerics.loss-inf-from-bad-init")
 def test_init_scale_decides_whether_signal_survives_depth():
     """Material: bad init stalls or explodes training; proper init fixes it.
     True: std 0.01 on 256-wide ReLU layers shrinks the signal ~28x per layer; kaiming keeps it."""

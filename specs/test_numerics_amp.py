@@ -267,7 +267,7 @@ def test_clip_grad_value_clamps_elementwise_and_changes_direction():
     torch.testing.assert_close(p.grad, torch.tensor([1.0, 0.5, -1.0]))
 
 
-@pytest.mark.claim("numerics.save-scaler-state-dict")
+@pytest.mark.claim("modules.scaler-state-in-checkpoint")
 def test_scaler_state_dict_round_trips_and_fresh_scaler_restarts(tmp_path):
     """Material: save scaler.state_dict(), else the scale restarts.  True: state_dict holds the
     scale and its settings, load_state_dict restores them, a fresh scaler starts at 65536."""
@@ -287,7 +287,7 @@ def test_scaler_state_dict_round_trips_and_fresh_scaler_restarts(tmp_path):
     assert resumed.get_scale() == 512.0 and resumed.state_dict() == state
 
 
-@pytest.mark.claim("numerics.save-scaler-state-dict")
+@pytest.mark.claim("modules.scaler-state-in-checkpoint")
 def test_overflow_under_a_too_large_scale_skips_the_step_not_precision():
     """Material: without the saved state the first batches overflow and precision is lost.
     True: an overflowing step is skipped (parameters untouched) and the scale halves."""
@@ -304,7 +304,7 @@ def test_overflow_under_a_too_large_scale_skips_the_step_not_precision():
     assert scaler.get_scale() == pytest.approx(5e37)
 
 
-@pytest.mark.claim("numerics.save-scaler-state-dict", as_written=True)
+@pytest.mark.claim("modules.scaler-state-in-checkpoint", as_written=True)
 def test_as_written_overflow_after_resume_corrupts_parameters():
     """Material: overflow after a reset scale breaks precision.  True: the step is skipped."""
     model, opt = _model_and_opt()

@@ -175,7 +175,7 @@ def test_as_written_double_softmax_output_max_min_near_one_over_c():
         f"output max {out.max():.4f}, min {out.min():.4f}; the material expects both ≈ 1/3")
 
 
-@pytest.mark.claim("numerics.output-max-gives-predicted-class")
+@pytest.mark.claim("data.max-dim1-values-indices")
 def test_output_max_indices_are_argmax_for_logits_and_probabilities():
     """Material: output.max(1) gives (values, indices), indices = predicted class.  True, and
     softmax leaves the indices unchanged."""
@@ -313,7 +313,7 @@ def test_cross_entropy_default_reduction_is_batch_mean():
     torch.testing.assert_close(F.cross_entropy(x, y, reduction="sum"), per_sample.sum())
 
 
-@pytest.mark.claim("numerics.functional-cross-entropy-stateless")
+@pytest.mark.claim("modules.functional-vs-module")
 def test_functional_cross_entropy_equals_module_and_module_has_no_state():
     """Material: F.cross_entropy is the stateless counterpart of the loss module.  True: same
     values; no parameters, and a buffer only when a class weight is given."""
@@ -327,7 +327,7 @@ def test_functional_cross_entropy_equals_module_and_module_has_no_state():
     torch.testing.assert_close(weighted(x, y), F.cross_entropy(x, y, weight=w))
 
 
-@pytest.mark.claim("numerics.label-shape-broadcast-silent")
+@pytest.mark.claim("tensors.broadcast-n-vs-n1")
 def test_label_shape_mismatches_raise_or_warn():
     """Material: (N,) labels against an (N,C) output broadcast silently to (N,N).  True: (N,C)
     vs (N,) raises unless C == N; the (N,N) case is (N,1) vs (N,), and MSELoss warns."""
@@ -345,7 +345,7 @@ def test_label_shape_mismatches_raise_or_warn():
     torch.testing.assert_close(soft, torch.tensor(math.log(c)))
 
 
-@pytest.mark.claim("numerics.label-shape-broadcast-silent", as_written=True)
+@pytest.mark.claim("tensors.broadcast-n-vs-n1", as_written=True)
 def test_as_written_n_labels_broadcast_with_n_by_c_output():
     """Material: (N,C) output minus (N,) labels broadcasts to (N,N).  True: it raises."""
     out, labels = torch.zeros(4, 3), torch.zeros(4)

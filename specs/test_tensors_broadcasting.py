@@ -110,7 +110,7 @@ def test_squeezing_to_the_agreed_shape_removes_the_trap():
     torch.testing.assert_close(a, ((output[:, 0] - label) ** 2).mean())
 
 
-@pytest.mark.claim("tensors.denormalize-broadcast")
+@pytest.mark.claim("data.denormalize-inverts")
 def test_denormalize_with_3x1x1_statistics_then_permute_to_hwc():
     """Material: x * std.view(3, 1, 1) + mean.view(3, 1, 1), clamp, permute(1, 2, 0).
     True: per-channel broadcast restores the image; permute gives an (H, W, 3) view."""

@@ -74,3 +74,20 @@ def test_link_problems_name_claims_without_truth_or_as_written_specs(claims_dir)
     assert problems == ["tensors.right (confirmed): no truth spec", "tensors.wrong (refuted): no truth spec"]
     problems = link_problems(claims, {"tensors.right": [("t::a", False)], "tensors.wrong": [("t::b", False)]})
     assert problems == ["tensors.wrong (refuted): no as-written spec"]
+
+
+def test_mutants_lists_faults_with_the_claims_they_must_break():
+    result = cli("mutants", "--list", "--topic", "tensors")
+    assert result.returncode == 0, result.stderr
+    assert "view_copies" in result.stdout and "tensors.view-changes-only-metadata" in result.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["mutants", "no_such_fault"], "unknown fault 'no_such_fault'"),
+    (["mutants", "--topic", "nope"], "no faults for topic 'nope'"),
+    (["mutants", "--jobs", "many"], "invalid int value: 'many'"),
+    (["matrix"], "the following arguments are required: REPORT.json"),
+    (["matrix", "missing-report.json"], "missing-report.json: no such report file"),
+])
+def test_tool_commands_refuse_bad_input_in_one_line(args, fragment):
+    assert_one_line_error(cli(*args), fragment)

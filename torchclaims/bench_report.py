@@ -286,7 +286,7 @@ def render_chart(data: dict, path: pathlib.Path) -> bool:
         for row in rows:
             if row["ratio"] is not None and row["ratio"] > 0:
                 label = f"{row['extra'].get('quantity') or row['bench']['name']} [{cid}]"
-                bars.append((label if len(label) <= 80 else label[:77] + "...", row["ratio"], row["verdict"]))
+                bars.append((label if len(label) <= 72 else label[:69] + "...", row["ratio"], row["verdict"]))
     if not bars:
         return False
     import matplotlib
@@ -294,7 +294,7 @@ def render_chart(data: dict, path: pathlib.Path) -> bool:
     import matplotlib.pyplot as plt
 
     height = max(2.5, 0.32 * len(bars) + 1.2)
-    fig, ax = plt.subplots(figsize=(11, height))
+    fig, ax = plt.subplots(figsize=(13, height))
     colours = ["tab:green" if v.startswith(("agrees", "holds")) else "tab:red" if "not" in v or "lower" in v
                else "tab:orange" for _, _, v in bars]
     ax.barh(range(len(bars)), [r for _, r, _ in bars], color=colours)

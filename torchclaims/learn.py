@@ -34,6 +34,19 @@ TEXT = {
 }
 
 
+def _quick_hypothesis() -> None:
+    """No shrinking in learn mode: a stub fails on every example, and shrinking each of
+    dozens of parametrized property specs would take minutes for no insight."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:
+        return
+    base = settings.default
+    settings.register_profile("torchclaims-learn", parent=base,
+                              phases=[p for p in base.phases if p is not Phase.shrink])
+    settings.load_profile("torchclaims-learn")
+
+
 class LearnPlugin:
     """Registered by torchclaims.plugin when --learn is given."""
 
@@ -64,6 +77,7 @@ class LearnPlugin:
         self.failed: dict[str, list[str]] = {}             # lesson name -> failing nodeids
         self.ran: set[str] = set()
         self.first_failure: dict[str, str] = {}            # lesson name -> rendered failure
+        _quick_hypothesis()
         # Only this plugin's report: no tracebacks, no short summary, no scoreboard.
         config.option.tbstyle = "no"
         config.option.reportchars = ""
