@@ -33,7 +33,7 @@ TORCH = {  # torch -> matching torchvision, or None where there is none
 }
 # Versions the machine's pip config caps or serves locally; the others need the cap lifted.
 LOCAL = {"2.13.0", "2.14.1"}
-TEST_DEPS = ["numpy", "pytest", "hypothesis", "pytest-xdist", "pytest-timeout", "pytest-benchmark",
+TEST_DEPS = ["numpy", "pytest", "hypothesis", "pytest-xdist", "pytest-timeout", "pytest-benchmark", "pytest-socket",
              "rich", "jsonschema"]
 REPORTS = pathlib.Path("reports/claims")
 

@@ -186,3 +186,18 @@ def test_a_broken_catalog_stops_the_run_with_the_problem(pytester, monkeypatch):
     result = run(pytester)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*claim 'tensors.right': bad verdict 'yes'*"])
+
+
+def test_a_spec_file_skipped_whole_still_accounts_for_its_claims(scratch):
+    scratch.makepyfile(test_specs='''
+import pytest
+pytest.importorskip("no_such_package_here")
+
+@pytest.mark.claim("tensors.right")
+def test_right():
+    pass
+''')
+    path = scratch.path / "report.json"
+    run(scratch, "--claims-report", str(path))
+    entry = json.loads(path.read_text(encoding="utf-8"))["claims"]["tensors.right"]
+    assert entry["outcome"] == "skipped" and "no_such_package_here" in entry["reason"], entry

@@ -81,7 +81,8 @@ def test_init_twice_keeps_the_learners_edits(tmp_path):
     assert second.returncode == 0, second.stderr
     assert (wb / "strides.py").read_text(encoding="utf-8") == edited, "init overwrote the learner's file"
     assert "wrote 1 files: broadcasting.py" in second.stdout, second.stdout
-    assert "kept 10 existing files" in second.stdout and "strides.py" in second.stdout, second.stdout
+    n_kept = len(list(workbook.REFERENCE_DIR.glob("*.py"))) - 1
+    assert f"kept {n_kept} existing files" in second.stdout and "strides.py" in second.stdout, second.stdout
 
 
 def test_status_counts_progress(tmp_path):
@@ -202,29 +203,19 @@ def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[
     return problems, runs
 
 
-@pytest.fixture(scope="module")
-def meta():
-    # not tmp_path_factory: pytest prunes old tmp folders of other runs, and the
-    # lesson runs below are many pytest processes
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_every_lesson_is_a_real_exercise_run_against_the_workbook_only():
+    """One test (not a shared fixture), so xdist never runs the 34 processes twice."""
+    # not tmp_path: pytest prunes old tmp folders of other runs, and the lesson runs
+    # below are many pytest processes
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="torchclaims-meta-"))
     try:
-        yield meta_check(tmp, LESSONS)
+        problems, runs = meta_check(tmp, LESSONS)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(1500)
-def test_every_lesson_is_a_real_exercise(meta):
-    problems, runs = meta
     assert not problems, "the lessons are not a working workbook:\n" + "\n".join(problems)
     assert len(runs) == len(LESSONS) + 1
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(1500)
-def test_lesson_runs_import_only_the_workbook(meta):
-    _, runs = meta
     loaded = {k: p["reference_impl_loaded"] for k, p in runs.items() if p["reference_impl_loaded"]}
     assert not loaded, f"runs with --impl DIR imported reference_impl: {loaded}"
     assert all(sum(p["specs"].values()) > 0 for p in runs.values()), "a run selected no lesson spec"
@@ -247,3 +238,81 @@ def test_meta_check_goes_red_for_a_lesson_that_passes_untouched():
     finally:
         shutil.rmtree(tmp_path, ignore_errors=True)
     assert any("lesson 02 (is-contiguous) passes untouched" in p for p in problems), problems
+
+
+# ---------------------------------------------------------------- --learn output
+
+def learn_output(wb, *extra, env_extra=None, files=("specs/test_tensors_reference.py",)):
+    env = dict(os.environ, **(env_extra or {}))
+    env.pop("TORCHCLAIMS_IMPL", None)
+    return subprocess.run([sys.executable, "-m", "pytest", *files, "--impl", str(wb), "--learn",
+                           "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp", *extra],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_learn_shows_only_the_first_failing_lesson(tmp_path):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    out = learn_output(wb)
+    text = out.stdout
+    assert out.returncode == 1, text + out.stderr
+    first = LESSONS[0]
+    for fragment in (f"Lesson 01/{len(LESSONS)} ({first.name}): {first.title}", f"hint: {first.hint}",
+                     f"[{first.claims[0]}]", "the material says:", "what is true:", "source:",
+                     f'File "{wb / "strides.py"}", line', f"NotImplementedError: {first.label}: write",
+                     f"progress: 0/{len(LESSONS)} lessons, 0%"):
+        assert fragment in text, f"--learn output lacks {fragment!r}:\n{text}"
+    for absent in ("Lesson 02", "short test summary", "scoreboard", "def test_", "conftest.py", "_pytest"):
+        assert absent not in text, f"--learn output shows {absent!r}:\n{text}"
+    progress = json.loads((wb / workbook.PROGRESS_FILE).read_text(encoding="utf-8"))
+    assert progress["first_failing"] == first.name and progress["passed"] == 0
+    zh = learn_output(wb, "--lang", "zh").stdout
+    assert first.hint_zh in zh and "资料的说法" in zh and f"进度: 0/{len(LESSONS)} 课, 0%" in zh, zh
+
+
+def test_learn_says_when_every_lesson_passes(tmp_path):
+    manifest = tmp_path / "lessons.toml"
+    text = (ROOT / "lessons.toml").read_text(encoding="utf-8")
+    manifest.write_text("[[lesson]]".join(text.split("[[lesson]]")[:3]), encoding="utf-8")
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, workbook.load_lessons(manifest), stubbed=[])
+    out = learn_output(wb, env_extra={workbook.LESSONS_ENV: str(manifest)})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "All 2 lessons pass" in out.stdout and "progress: 2/2 lessons, 100%" in out.stdout, out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_watch_reruns_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
+    import signal
+    import time
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    proc = subprocess.Popen([sys.executable, "-m", "torchclaims", "workbook", "watch", str(wb), "--interval", "0.2"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    def ran(limit=180) -> bool:
+        """Wait until a lesson run has written the progress file."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if (wb / workbook.PROGRESS_FILE).exists():
+                return True
+            time.sleep(0.5)
+        return False
+
+    try:
+        assert ran(), "watch never ran the lessons"
+        (wb / workbook.PROGRESS_FILE).unlink()
+        (wb / "strides.py").write_text((wb / "strides.py").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        assert ran(), "watch did not rerun after a change"
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out
+    assert "[change seen: rerunning]" in out and "stopped watching" in out, out
+    assert "Traceback" not in out, out

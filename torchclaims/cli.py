@@ -75,16 +75,24 @@ def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str,
     """Claim id -> [(spec nodeid-like name, as_written)], read from the spec sources (no import)."""
     links: dict[str, list[tuple[str, bool]]] = {}
     for path in sorted(specs_dir.glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        module_marks = []
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
-                module_marks = _claim_calls(node.value)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                marks = module_marks + [m for d in node.decorator_list for m in _claim_calls(d)]
-                for cid, as_written in marks:
-                    links.setdefault(cid, []).append((f"{path.relative_to(catalog.ROOT)}::{node.name}", as_written))
+        for cid, found in file_links(path, str(path.relative_to(catalog.ROOT))).items():
+            links.setdefault(cid, []).extend(found)
+    return links
+
+
+def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]]]:
+    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)]."""
+    links: dict[str, list[tuple[str, bool]]] = {}
+    tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
+    module_marks = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+            module_marks = _claim_calls(node.value)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            marks = module_marks + [m for d in node.decorator_list for m in _claim_calls(d)]
+            for cid, as_written in marks:
+                links.setdefault(cid, []).append((f"{name}::{node.name}", as_written))
     return links
 
 

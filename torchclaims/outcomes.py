@@ -34,6 +34,18 @@ class Results:
 
     def __init__(self):
         self.by_claim: dict[str, dict[str, TestResult]] = {}
+        # Spec files skipped whole at collection (importorskip("torchvision")): claim -> results
+        self.skipped_files: dict[str, list[TestResult]] = {}
+
+    def add_collect(self, report, rootdir) -> None:
+        """A spec file skipped whole reports no test: read its claim links from the source."""
+        if not (report.skipped and report.nodeid.endswith(".py")):
+            return
+        from .cli import file_links
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        for cid, found in file_links(rootdir / report.nodeid, report.nodeid).items():
+            self.skipped_files.setdefault(cid, []).extend(
+                TestResult(name, as_written, "skipped", reason.removeprefix("Skipped: ")) for name, as_written in found)
 
     def add(self, report) -> None:
         links = dict(report.user_properties).get("torchclaims")
@@ -108,7 +120,7 @@ def classify(claim: Claim, tests: list[TestResult], as_written_mode: bool) -> tu
 def summarize(claims: dict[str, Claim], results: Results, as_written_mode: bool = False) -> list[ClaimOutcome]:
     summary = []
     for cid, claim in claims.items():
-        tests = list(results.by_claim.get(cid, {}).values())
+        tests = list(results.by_claim.get(cid, {}).values()) + results.skipped_files.get(cid, [])
         outcome, reason = classify(claim, tests, as_written_mode)
         summary.append(ClaimOutcome(claim, outcome, reason, tests))
     return summary

@@ -70,17 +70,21 @@ def pytest_configure(config):
     if config.getoption("--learn"):
         from . import learn  # the workbook's lesson runner (its own hooks)
         config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")
-    config.pluginmanager.register(_Recorder(config._torchclaims_results), "torchclaims-recorder")
+    config.pluginmanager.register(_Recorder(config._torchclaims_results, config.rootpath), "torchclaims-recorder")
 
 
 class _Recorder:
     """Collects every report (on the xdist controller: the workers' reports too)."""
 
-    def __init__(self, results):
+    def __init__(self, results, rootdir):
         self.results = results
+        self.rootdir = rootdir
 
     def pytest_runtest_logreport(self, report):
         self.results.add(report)
+
+    def pytest_collectreport(self, report):
+        self.results.add_collect(report, self.rootdir)
 
 
 def claim_marks(item) -> list[tuple[str, bool, str | None]]:
