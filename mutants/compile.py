@@ -117,7 +117,7 @@ def batchnorm_train_uses_running_stats():
     F.batch_norm = running_only
 
 
-@fault("compile.eager-shape-error-at-backward")
+@fault("autograd.shape-errors-at-backward")
 def linear_defers_shape_errors():
     """F.linear swallows a shape mismatch in forward and returns zeros of the output size."""
     original = F.linear

@@ -51,7 +51,7 @@ def _shape_mismatch_model():
     return nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(5, 2))  # 3 != 5
 
 
-@pytest.mark.claim("compile.eager-shape-error-at-backward")
+@pytest.mark.claim("autograd.shape-errors-at-backward")
 def test_shape_mismatch_raises_in_forward_before_any_backward():
     """Material: PyTorch reports a shape mismatch only when loss.backward() runs.
     True: the forward call itself raises, at the Linear that receives the wrong shape."""
@@ -64,7 +64,7 @@ def test_shape_mismatch_raises_in_forward_before_any_backward():
     assert not reached_loss, "model(x) returned although Linear(5, 2) got 3 features [nn.Sequential forward]"
 
 
-@pytest.mark.claim("compile.eager-shape-error-at-backward", as_written=True)
+@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True)
 def test_as_written_shape_mismatch_surfaces_only_at_backward():
     """Material: forward runs through; the shape error appears at loss.backward().
     True: forward already raises (this spec fails)."""
@@ -81,7 +81,7 @@ class _Branchy(nn.Module):
         return x - 1
 
 
-@pytest.mark.claim("compile.eager-graph-rebuilt-each-forward")
+@pytest.mark.claim("autograd.graph-built-during-forward")
 def test_each_eager_forward_records_the_branch_it_took():
     """Material: every forward re-runs Python control flow; the backward graph follows it.
     True: the same module gives MulBackward0 on one input and SubBackward0 on another."""
@@ -97,7 +97,7 @@ def test_each_eager_forward_records_the_branch_it_took():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("compile.device-mismatch-surfaces-at-backward")
+@pytest.mark.claim("devices.mixed-device-error-at-backward")
 def test_cat_of_cuda_and_cpu_tensors_raises_at_the_cat_call():
     """Material: a CPU tensor mixed in by torch.cat shows up only at loss.backward().
     Expected: torch.cat itself raises during forward (needs CUDA)."""

@@ -115,7 +115,7 @@ def test_cuda_build_tag_matches_torch_version_cuda():
         f"torch.__version__={torch.__version__!r} but torch.version.cuda={torch.version.cuda!r}")
 
 
-@pytest.mark.claim("devices.compile-since-2-0")
+@pytest.mark.claim("compile.introduced-in-2-0")
 def test_torch_compile_exists_from_2_0():
     """Material: torch.compile came with PyTorch 2.0.  True: it exists on every torch >= 2.0."""
     if torch_in(">=2.0"):
