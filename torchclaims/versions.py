@@ -1,9 +1,8 @@
 """Version-aware expectations: where a claim's truth depends on the torch version."""
 from __future__ import annotations
 
+import functools
 import re
-
-import torch
 
 
 def parse(version: str) -> tuple[int, ...]:
@@ -15,7 +14,12 @@ def parse(version: str) -> tuple[int, ...]:
     return parts + (0,) * (3 - len(parts))
 
 
-TORCH = parse(torch.__version__)
+@functools.cache
+def installed_torch() -> tuple[int, ...]:
+    """The installed torch's version (imported lazily: the report tools run without torch)."""
+    import torch
+    return parse(torch.__version__)
+
 
 _OPS = {
     ">=": lambda a, b: a >= b, ">": lambda a, b: a > b,
@@ -24,7 +28,7 @@ _OPS = {
 }
 
 
-def in_range(spec: str, version: tuple[int, ...] | str = TORCH) -> bool:
+def in_range(spec: str, version: tuple[int, ...] | str) -> bool:
     """Whether ``version`` satisfies ``spec``, e.g. ``">=2.6,<2.9"``."""
     if isinstance(version, str):
         version = parse(version)
@@ -40,4 +44,4 @@ def in_range(spec: str, version: tuple[int, ...] | str = TORCH) -> bool:
 
 def torch_in(spec: str) -> bool:
     """Whether the installed torch satisfies ``spec``: ``torch_in(">=2.6")``."""
-    return in_range(spec, TORCH)
+    return in_range(spec, installed_torch())
