@@ -86,6 +86,16 @@ def ref(request):
     return request.config._torchclaims_impl
 
 
+@pytest.fixture
+def one_thread():
+    """Run the test on one intra-op thread, restoring torch's count after: tiny ops only pay
+    spin-wait overhead for more threads (badly so on a loaded machine)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 _DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 
 

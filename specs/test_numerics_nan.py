@@ -11,14 +11,8 @@ import torch
 import torch.nn.functional as F
 
 
-@pytest.fixture(autouse=True)
-def _one_intra_op_thread():
-    """These specs run tiny ops, where intra-op threads only add spin-wait overhead (badly so on
-    a loaded machine); torch's thread count is restored afterwards."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+# Tiny ops: one intra-op thread avoids spin-wait overhead (conftest restores the count).
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 
