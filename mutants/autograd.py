@@ -138,3 +138,28 @@ def finite_diff_one_sided():
         return torch.stack(columns, dim=1) if columns else torch.zeros(f0.numel(), 0, dtype=torch.float64)
 
     module.central_difference_jacobian = forward_difference
+
+
+@fault("autograd.inplace-on-leaf-raises")
+def inplace_on_leaf_allowed():
+    """add_ and += on a leaf that requires grad write through .data instead of raising."""
+    for name in ("add_", "__iadd__"):
+        original = getattr(torch.Tensor, name)
+
+        def lenient(self, *args, _original=original, **kwargs):
+            if self.is_leaf and self.requires_grad and torch.is_grad_enabled():
+                _original(self.data, *args, **kwargs)
+                return self
+            return _original(self, *args, **kwargs)
+        setattr(torch.Tensor, name, lenient)
+
+
+@fault("autograd.inplace-saved-tensor-version-error")
+def inplace_skips_version_counter():
+    """torch.relu_ writes through .data: the version counter never sees the change."""
+    original = torch.relu_
+
+    def relu_(t):
+        original(t.data)
+        return t
+    torch.relu_ = relu_
