@@ -12,7 +12,10 @@ Why these versions:
 - 2.15.0: the newest release in the registry (no torchvision for it yet).
 
 Wheels come from the registry, or from a folder named by TORCHCLAIMS_WHEELHOUSE.
-Each venv is deleted after its run (a CUDA build of torch takes about 5 GB).
+Each run is `--full` (slow, compile and distributed specs included). Each venv is deleted
+after its run (a CUDA build of torch takes about 5 GB; the largest moment of a run is one
+venv plus the wheel cache, about 10 GB of disk with TORCHCLAIMS_WHEELHOUSE holding 9.5 GB of
+wheels for the three registry versions).
 """
 import os
 import pathlib
@@ -48,7 +51,7 @@ def claims(session, torch):
     session.install(*extra, *packages, *TEST_DEPS, env=env)
     REPORTS.mkdir(parents=True, exist_ok=True)
     try:
-        session.run("python", "-m", "pytest", "specs/", "-q", "-p", "no:cacheprovider",
+        session.run("python", "-m", "pytest", "specs/", "--full", "-n", "2", "-q", "-p", "no:cacheprovider",
                     "--claims-report", str(REPORTS / f"torch-{torch}.json"), success_codes=[0, 1])
     finally:
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)
