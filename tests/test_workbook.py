@@ -175,10 +175,15 @@ def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[
     problems = [f"lesson {l.number:02d} ({l.name}): no specs" for l in lessons if not spec_map[l.name]]
     states = range(n + 1) if states is None else states
 
+    def names_of(k):
+        return [l.name for l in lessons] if k in (0, n) else [lessons[k - 1].name, lessons[k].name]
+
+    # Workbooks are written here, in one thread: ast.parse is not thread-safe on CPython
+    # 3.11.7 ("AST constructor recursion depth mismatch"); only the pytest runs overlap.
+    workbooks = {k: make_state(tmp / f"state{k:02d}", lessons, solved=k) for k in states}
+
     def one(k):
-        names = [l.name for l in lessons] if k in (0, n) else [lessons[k - 1].name, lessons[k].name]
-        wb = make_state(tmp / f"state{k:02d}", lessons, solved=k)
-        return k, run_learn(wb, names, files_of(spec_map, names), manifest)
+        return k, run_learn(workbooks[k], names_of(k), files_of(spec_map, names_of(k)), manifest)
 
     with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
         runs = dict(pool.map(one, states))
