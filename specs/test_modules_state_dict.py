@@ -308,7 +308,7 @@ def test_whole_model_needs_explicit_weights_only_false(tmp_path):
 
 @pytest.mark.claim("modules.whole-model-torch-load", as_written=True, wrong_on=">=2.6")
 def test_plain_torch_load_of_whole_model_as_written(tmp_path):
-    """Material: torch.load(path) returns the saved module.
+    """Material: torch.load(path), weights_only not given, returns the saved module.
     True from 2.6 on: the default weights_only=True refuses it."""
     path = tmp_path / "whole.pth"
     torch.save(nn.Linear(3, 2), path)
