@@ -11,19 +11,9 @@ import torch
 from torch import nn
 from torch.utils import benchmark as tbench
 
+from torchclaims.measure import saved_tensor_bytes
 
-def saved_bytes(fn):
-    """Bytes autograd keeps for backward while fn() runs (the activation memory on any device)."""
-    total = 0
 
-    def pack(t):
-        nonlocal total
-        total += t.numel() * t.element_size()
-        return t
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out = fn()
-    return total, out
 
 
 @pytest.mark.benchmark
@@ -43,8 +33,8 @@ def test_checkpoint_memory_and_time(benchmark, ref):
     ckpt.eval()
     x = torch.randn(32, 3, 32, 32)
 
-    plain_bytes, _ = saved_bytes(lambda: plain(x))
-    ckpt_bytes, _ = saved_bytes(lambda: ckpt(x))
+    plain_bytes, _ = saved_tensor_bytes(lambda: plain(x))
+    ckpt_bytes, _ = saved_tensor_bytes(lambda: ckpt(x))
     memory_saving = 1 - ckpt_bytes / plain_bytes
 
     def step(model):

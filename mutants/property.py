@@ -57,23 +57,10 @@ def central_difference_wrong_step():
     """The reference central difference divides by eps instead of 2 * eps (a Jacobian twice too big)."""
     module = Impl().finite_diff
 
+    original = module.central_difference_jacobian
+
     def central_difference_jacobian(fn, inputs, eps=1e-6):
-        inputs = tuple(inputs)
-        base = [x.detach().to(torch.float64).clone().contiguous() for x in inputs]
-        with torch.no_grad():
-            out_numel = module._flat_output(fn(*base)).numel()
-            columns = []
-            for x in base:
-                flat = x.view(-1)
-                for j in range(flat.numel()):
-                    saved = flat[j].item()
-                    flat[j] = saved + eps
-                    plus = module._flat_output(fn(*base)).to(torch.float64)
-                    flat[j] = saved - eps
-                    minus = module._flat_output(fn(*base)).to(torch.float64)
-                    flat[j] = saved
-                    columns.append((plus - minus) / eps)
-        return torch.stack(columns, dim=1) if columns else torch.zeros(out_numel, 0, dtype=torch.float64)
+        return 2 * original(fn, inputs, eps)  # (f(x+e) - f(x-e)) / e
 
     module.central_difference_jacobian = central_difference_jacobian
 

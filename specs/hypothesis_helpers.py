@@ -246,25 +246,6 @@ def layouts(draw, shape=None, elements: st.SearchStrategy[float] | None = None,
     return Layout(tensor=t, base=base, kind=kind, code="\n".join(lines))
 
 
-# --------------------------------------------------------------------------- threads
-
-
-@contextlib.contextmanager
-def one_thread():
-    """Run torch single-threaded inside the block, then restore the thread count.
-
-    Properties run thousands of operations on tensors of a few elements, where intra-op
-    threads only add hand-offs; on a busy machine those cost a hundred times the op
-    (gradcheck of a tiny conv2d: 5 s with 2 threads under load, 0.06 s with 1).
-    """
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-
-
 # --------------------------------------------------------------------------- failures
 
 

@@ -14,6 +14,8 @@ import torch
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
+from torchclaims.measure import saved_tensor_bytes
+
 
 def n_params(module):
     return sum(p.numel() for p in module.parameters())
@@ -279,18 +281,6 @@ def test_zero_grad_between_backward_and_step_discards_the_update():
 # --- activation checkpointing ---------------------------------------------------------
 
 
-def saved_bytes(fn):
-    """Bytes of tensors autograd saves for backward while running fn()."""
-    total = 0
-
-    def pack(t):
-        nonlocal total
-        total += t.numel() * t.element_size()
-        return t
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out = fn()
-    return total, out
 
 
 @pytest.mark.claim("modules.activation-checkpoint-saves-memory")
@@ -304,12 +294,12 @@ def test_checkpointed_block_saves_fewer_activations_same_gradients(ref):
     calls = []
     handle = block[0].register_forward_hook(lambda m, i, o: calls.append(1))
     try:
-        plain_bytes, plain_out = saved_bytes(lambda: block(x))
+        plain_bytes, plain_out = saved_tensor_bytes(lambda: block(x))
         plain_out.sum().backward()
         plain_grads = [p.grad.clone() for p in block.parameters()]
         block.zero_grad()
         calls.clear()
-        ckpt_bytes, ckpt_out = saved_bytes(lambda: wrapped(x))
+        ckpt_bytes, ckpt_out = saved_tensor_bytes(lambda: wrapped(x))
         ckpt_out.sum().backward()
     finally:
         handle.remove()

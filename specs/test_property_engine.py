@@ -16,25 +16,22 @@ import pytest
 import torch
 from hypothesis import event, given, strategies as st
 
-from hypothesis_helpers import arrays, assert_close, floats_away_from, one_thread, property_settings, reproduce, shapes
+from hypothesis_helpers import arrays, assert_close, floats_away_from, property_settings, reproduce, shapes
 
-pytestmark = pytest.mark.property
+# Thousands of ops on tensors of a few elements: one intra-op thread (conftest restores it).
+pytestmark = [pytest.mark.property, pytest.mark.usefixtures("one_thread")]
 
 VALUES = floats_away_from(0.0, margin=0.1, low=-2.0, high=2.0)
 LIMIT = 1e4          # an op whose result leaves [-LIMIT, LIMIT] is replaced by tanh
 KINK_MARGIN = 1e-6   # relu is only applied where no input lies this close to 0
 
 
-@pytest.fixture(autouse=True)
-def _single_threaded():
-    with one_thread():
-        yield
 
 
 @pytest.fixture
 def engine(ref):
-    """reference_impl/autograd_engine.py (given to hypothesis as a module: an Impl answers
-    hypothesis' attribute probes with ImplError instead of AttributeError)."""
+    """reference_impl/autograd_engine.py (a short name for the
+    module every property here calls)."""
     return ref.autograd_engine
 
 

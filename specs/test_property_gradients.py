@@ -28,10 +28,11 @@ import torch.nn.functional as F
 from hypothesis import event, given, strategies as st
 
 from hypothesis_helpers import (arrays, assert_close, floats, floats_away_from, grid, layouts,
-                                mutually_broadcastable, one_thread, positive, property_settings, reproduce,
+                                mutually_broadcastable, positive, property_settings, reproduce,
                                 shapes)
 
-pytestmark = pytest.mark.property
+# Thousands of ops on tensors of a few elements: one intra-op thread (conftest restores it).
+pytestmark = [pytest.mark.property, pytest.mark.usefixtures("one_thread")]
 
 TINY = shapes(max_dims=3, max_side=3, max_numel=6)
 TINY_NONSCALAR = shapes(min_dims=1, max_dims=3, max_side=3, max_numel=6)
@@ -39,16 +40,12 @@ AWAY_FROM_0 = floats_away_from(0.0, margin=0.25)
 DISTINCT = grid(-2.0, 2.0, step=0.125)   # with unique=True: no ties for max, sort ...
 
 
-@pytest.fixture(autouse=True)
-def _single_threaded():
-    with one_thread():
-        yield
 
 
 @pytest.fixture
 def finite_diff(ref):
-    """reference_impl/finite_diff.py (given to hypothesis as a module: an Impl answers
-    hypothesis' attribute probes with ImplError instead of AttributeError)."""
+    """reference_impl/finite_diff.py (a short name for the
+    module every property here calls)."""
     return ref.finite_diff
 
 
