@@ -1,36 +1,70 @@
-"""``python -m torchclaims mutants``: run the specs once per planted fault.
+"""``python -m torchclaims mutants``: run the specs once per planted fault, report score and coverage.
 
-A fault is *killed* when at least one spec of the claims it names fails under it, and
-*survives* when they all pass: a surviving fault is a defect of the specs.
+A fault is *killed* when, for every claim it names, at least one spec of that claim goes red
+under it (a truth spec fails, or an as-written spec passes); it *survives* when they all stay
+green, and *partly survives* when some of its claims stay green: both are defects of the
+specs.  Claim coverage: among the claims with a truth spec that can check torch on this
+machine (verdict not gpu-only, not-checkable or pending), those that no fault names.
 """
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
+import os
+import pathlib
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import catalog, mutants
-from .cli import UsageError, _Parser
+from .cli import UsageError, _Parser, file_links
+
+SPECS_DIR = catalog.ROOT / "specs"
 
 
-def _command(fault: mutants.Fault) -> list[str]:
+def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str, bool]]]:
+    """Claim id -> [(specs/FILE::test, as_written)] over the spec files, read without importing them."""
+    links: dict[str, list[tuple[str, bool]]] = {}
+    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
+        for cid, found in file_links(path, f"{pathlib.Path(specs_dir).name}/{path.name}").items():
+            links.setdefault(cid, []).extend(found)
+    return links
+
+
+def _spec_files(fault: mutants.Fault, links) -> list[str]:
+    """Only the spec files that hold specs of the fault's claims: collecting all of specs/ per
+    fault would cost more than running its specs."""
+    files = {name.split("::")[0] for cid in fault.claims for name, _ in links.get(cid, [])}
+    return sorted(files) or ["specs/"]
+
+
+def _command(fault: mutants.Fault, links) -> list[str]:
     claims = [arg for cid in fault.claims for arg in ("--claim", cid)]
-    return [sys.executable, "-m", "pytest", "specs/", "--full", "-q", "-x", "-p", "no:randomly",
-            "-p", "no:cacheprovider", "--no-header", "--mutant", fault.name, *claims]
+    return [sys.executable, "-m", "pytest", *_spec_files(fault, links), "--full", "-q", "-p", "no:randomly",
+            "-p", "no:cacheprovider", "-p", "torchclaims.mutants", "--no-header", "--mutant", fault.name, *claims]
 
 
-def run_one(fault: mutants.Fault, timeout: float) -> tuple[str, float, str]:
+def run_one(fault: mutants.Fault, links, timeout: float) -> tuple[str, float, str, tuple[str, ...]]:
+    """(status, seconds, pytest's tail, the named claims that stayed green)."""
     start = time.perf_counter()
-    try:
-        result = subprocess.run(_command(fault), cwd=catalog.ROOT, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - start, ""
+    with tempfile.TemporaryDirectory(prefix="torchclaims-mutant-") as tmp:
+        red_file = pathlib.Path(tmp) / "red"
+        env = {**os.environ, mutants.RED_CLAIMS_ENV: str(red_file)}
+        try:
+            result = subprocess.run(_command(fault, links), cwd=catalog.ROOT, capture_output=True, text=True,
+                                    timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return "timeout", time.perf_counter() - start, "", fault.claims
+        recorded = red_file.exists()
+        red = set(red_file.read_text(encoding="utf-8").split()) if recorded else set()
     elapsed = time.perf_counter() - start
-    status = {0: "SURVIVED", 1: "killed"}.get(result.returncode, f"error (pytest exit {result.returncode})")
     tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
-    return status, elapsed, tail
+    green = tuple(cid for cid in fault.claims if cid not in red)
+    if result.returncode not in (0, 1) or not recorded:
+        return f"error (pytest exit {result.returncode})", elapsed, tail, green
+    if not green:
+        return "killed", elapsed, tail, green
+    return ("SURVIVED" if len(green) == len(fault.claims) else "PARTLY"), elapsed, tail, green
 
 
 def select(registry: dict[str, mutants.Fault], names, topic, fast) -> list[mutants.Fault]:
@@ -52,43 +86,84 @@ def select(registry: dict[str, mutants.Fault], names, topic, fast) -> list[mutan
     return faults
 
 
+def print_coverage(cov: mutants.Coverage, claims, listing: bool = True) -> None:
+    by_topic: dict[str, list[int]] = {}
+    for cid in cov.checkable:
+        counts = by_topic.setdefault(claims[cid].topic, [0, 0])
+        counts[1] += 1
+        counts[0] += cid not in cov.uncovered
+    print(f"claim coverage: {cov.covered}/{len(cov.checkable)} claims with a CPU-checkable truth spec "
+          f"are named by a fault ({cov.percent:.0f}%); " + ", ".join(
+              f"{t} {c}/{n}" for t, (c, n) in sorted(by_topic.items())))
+    print(f"  not counted: {len(cov.excluded)} claims with truth specs whose verdict is "
+          f"{' or '.join(mutants.UNCHECKABLE_VERDICTS)} (their specs cannot check torch on a CPU)")
+    if cov.uncovered and not listing:
+        print(f"  {len(cov.uncovered)} claims have no fault: python -m torchclaims mutants --coverage lists them")
+    elif cov.uncovered:
+        print(f"  no fault names these {len(cov.uncovered)} claims:")
+        for cid in cov.uncovered:
+            print(f"    {cid}  ({claims[cid].verdict})")
+
+
 def main(argv: list[str]) -> int:
     parser = _Parser(prog="python -m torchclaims mutants", description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", metavar="FAULT", help="run only these faults")
-    parser.add_argument("--topic", help="only the faults of this topic")
+    parser.add_argument("--topic", help="only the faults (and, for coverage, the claims) of this topic")
     parser.add_argument("--fast", action="store_true", help="one fault per topic (the CI subset)")
-    parser.add_argument("--list", action="store_true", help="list the faults and exit")
+    report = parser.add_mutually_exclusive_group()
+    report.add_argument("--list", action="store_true", help="list the faults and exit")
+    report.add_argument("--coverage", action="store_true", help="report claim coverage only, run nothing")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="faults run at once (default 2)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per fault (default 600)")
     parser.add_argument("-v", "--verbose", action="store_true", help="show the pytest tail of every fault")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.timeout <= 0:
+        raise UsageError(f"--timeout must be positive, not {args.timeout:g}")
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:
+        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     registry = mutants.load_all()
-    claims = catalog.load()
+    topics = sorted(set(catalog.topics(claims)) | {f.topic for f in registry.values()})
+    if args.topic and args.topic not in topics:
+        raise UsageError(f"unknown topic {args.topic!r}; topics: {', '.join(topics)}")
     for f in registry.values():
         for cid in f.claims:
             if cid not in claims:
                 raise UsageError(f"fault {f.name!r} names unknown claim {cid!r}")
     faults = select(registry, args.names, args.topic, args.fast)
+    links = spec_links()
     if args.list:
         for f in faults:
             print(f"{f.name:<32} {f.topic:<10} {', '.join(f.claims)}\n{'':<32} {f.doc}")
         print(f"{len(faults)} faults")
         return 0
+    # A fault topic that is no catalog topic (property) covers claims of other topics: count them all.
+    cov = mutants.coverage(claims, links, registry.values(),
+                           topic=args.topic if args.topic in catalog.topics(claims) else None)
+    if args.coverage:
+        print_coverage(cov, claims)
+        return 0
     start = time.perf_counter()
     results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_one, f, args.timeout): f for f in faults}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(run_one, f, links, args.timeout): f for f in faults}
         for future in concurrent.futures.as_completed(futures):
             f = futures[future]
-            status, elapsed, tail = future.result()
-            results[f.name] = status
+            status, elapsed, tail, green = future.result()
+            results[f.name] = (status, green)
             print(f"{status:<10} {f.name:<32} {f.topic:<10} {elapsed:6.1f}s  {f.doc}", flush=True)
-            if args.verbose or status not in ("killed", "SURVIVED"):
+            if status == "PARTLY":
+                print(f"    still green under it: {', '.join(green)}")
+            if args.verbose or status not in ("killed", "SURVIVED", "PARTLY"):
                 print("    " + tail.replace("\n", "\n    "))
-    killed = sum(s == "killed" for s in results.values())
-    survivors = [n for n, s in results.items() if s != "killed"]
+    killed = sum(s == "killed" for s, _ in results.values())
+    survivors = sorted(n for n, (s, _) in results.items() if s != "killed")
     print(f"\nmutation score: {killed}/{len(results)} faults killed "
           f"({100 * killed / max(1, len(results)):.0f}%) in {time.perf_counter() - start:.0f}s")
     if survivors:
-        print("not killed (a defect of the specs): " + ", ".join(sorted(survivors)))
+        print("not killed (a defect of the specs): " + ", ".join(survivors))
+    print_coverage(cov, claims, listing=not (args.names or args.topic or args.fast))
     return 0 if not survivors else 1
