@@ -175,6 +175,8 @@ def cmd_check(args) -> int:
     claims = _load_catalog()
     links = spec_links() if args.static else collected_links()
     problems = link_problems(claims, links)
+    from . import lint  # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
+    problems += [str(f) for f in lint.all_findings(claims)]
     for p in problems:
         print(p)
     counts = {v: sum(c.verdict == v for c in claims.values()) for v in catalog.VERDICTS}
@@ -209,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("--lang", choices=("en", "zh"), default="en")
     p.set_defaults(func=cmd_show)
-    p = sub.add_parser("check", help="validate the catalog and its links to specs")
+    p = sub.add_parser("check", help="validate the catalog, its links to specs, and lint hollow specs and labels")
     p.add_argument("--static", action="store_true", help="read the spec files instead of collecting them with pytest")
     p.set_defaults(func=cmd_check)
     for name, module, help_text in (

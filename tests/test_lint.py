@@ -1,0 +1,253 @@
+"""The hollow-spec and label lints of ``python -m torchclaims check``, on planted bad examples."""
+import textwrap
+
+import pytest
+
+from torchclaims import catalog, lint
+
+
+def kinds(source: str) -> list[tuple[str, int]]:
+    return [(f.kind, f.line) for f in lint.lint_source(textwrap.dedent(source), "specs/test_x.py")]
+
+
+# ---------------------------------------------------------------- no-check
+
+def test_a_spec_that_asserts_nothing_is_found():
+    assert kinds("""
+        import torch
+        def test_runs_only():
+            torch.zeros(3).sum()
+    """) == [("no-check", 3)]
+
+
+@pytest.mark.parametrize("body", [
+    "assert torch.zeros(3).sum() == 0",
+    "torch.testing.assert_close(torch.zeros(3), torch.zeros(3) * 1)",
+    "with pytest.raises(RuntimeError):\n        torch.zeros(3).view(4)",
+    "with pytest.warns(UserWarning):\n        torch.zeros(3)",
+    "pytest.fail('never')",
+    "torch.autograd.gradcheck(torch.sin, (torch.rand(2, dtype=torch.float64, requires_grad=True),))",
+    "check_sum(torch.zeros(3))",
+])
+def test_every_kind_of_check_counts(body):
+    source = f"""
+import pytest
+import torch
+
+def check_sum(t):
+    assert t.sum() == 0
+
+def test_checks():
+    {body}
+"""
+    assert kinds(source) == []
+
+
+def test_a_helper_that_checks_nothing_does_not_count():
+    assert kinds("""
+        import torch
+        def build(t):
+            return t + 1
+        def test_builds():
+            build(torch.zeros(2))
+    """) == [("no-check", 5)]
+
+
+def test_an_as_written_spec_that_declares_its_exception_counts():
+    assert kinds("""
+        import pytest, torch
+        @pytest.mark.claim("tensors.x", as_written=True, raises=RuntimeError, match="shape")
+        def test_as_written_view():
+            torch.zeros(3).view(4)
+    """) == []
+
+
+def test_an_as_written_spec_relying_on_a_stray_exception_is_found():
+    assert kinds("""
+        import pytest, torch
+        @pytest.mark.claim("tensors.x", as_written=True)
+        def test_as_written_view():
+            torch.zeros(3).view(4)
+    """) == [("no-check", 4)]
+
+
+# ---------------------------------------------------------------- const-compare
+
+def test_constants_compared_with_constants_are_found():
+    """The planted copy of the ResNet-50 table spec: its own figures, its own arithmetic."""
+    assert kinds("""
+        import pytest
+        TABLE = {"eager": (1250, None), "default": (2180, 74)}
+        @pytest.mark.parametrize("mode", ["default"])
+        def test_gain(mode):
+            eager = TABLE["eager"][0]
+            throughput, gain = TABLE[mode]
+            computed = round((throughput / eager - 1) * 100)
+            assert computed == gain, f"{computed} != {gain}"
+    """) == [("const-compare", 9)]
+
+
+def test_typed_statistics_compared_through_torch_tensor_are_found():
+    """The planted copy of the CIFAR-10 statistics spec."""
+    assert kinds("""
+        import torch
+        MINE = (0.4914, 0.4822)
+        THEIRS = (0.49139968, 0.48215841)
+        def test_means():
+            torch.testing.assert_close(torch.tensor(MINE), torch.tensor(THEIRS), atol=5e-4, rtol=0)
+            ratio = torch.tensor(THEIRS) / torch.tensor(MINE)
+            assert (ratio > 0.99).all()
+    """) == [("const-compare", 6), ("const-compare", 8)]
+
+
+@pytest.mark.parametrize("body", [
+    "assert torch.arange(12).view(3, 4).stride() == (4, 1)",           # torch computes the left side
+    "seen = []\n    seen.append(1)\n    assert len(seen) == 1",         # a list the spec fills
+    "held = {}\n    held[1] = torch.ones(1).item()\n    assert held[1] == 1.0",
+    "data = [1.0]\n    t = torch.as_tensor(data)\n    data[0] = 9.0\n    assert t[0].item() == 1.0",
+    "reached = False\n    with pytest.raises(ValueError):\n        raise ValueError\n        reached = True\n"
+    "    assert not reached",
+    "x = torch.zeros(2)\n    assert x.sum() == SHAPE[0] - 2",
+])
+def test_values_that_torch_produces_are_not_constants(body):
+    source = f"""
+import pytest
+import torch
+SHAPE = (2, 3)
+
+def test_ok():
+    {body}
+"""
+    assert kinds(source) == []
+
+
+# ---------------------------------------------------------------- xfail and skip
+
+def test_xfail_inside_a_spec_is_found():
+    assert kinds("""
+        import pytest, torch
+        def test_cuda_thing():
+            if not torch.cuda.is_available():
+                pytest.xfail("no GPU here")
+            assert torch.cuda.device_count() > 0
+    """) == [("xfail-in-spec", 5)]
+
+
+def test_a_skip_without_reason_is_found_and_one_with_a_reason_is_not():
+    assert kinds("""
+        import pytest
+        def test_a():
+            pytest.skip()
+            assert False
+        def test_b():
+            pytest.skip("needs CUDA")
+            assert False
+    """) == [("skip-without-reason", 4)]
+
+
+def test_spec_findings_name_file_and_line(tmp_path):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "test_bad.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    (specs / "helpers.py").write_text("def test_not_a_spec_file():\n    pass\n", encoding="utf-8")
+    found = lint.spec_findings(specs, tmp_path)
+    assert [str(f).split(": ")[0] for f in found] == ["specs/test_bad.py:1"]
+    assert str(found[0]).startswith("specs/test_bad.py:1: no-check: test_nothing")
+
+
+# ---------------------------------------------------------------- labels
+
+def claim(cid="tensors.x", verdict="not-checkable", truth="Not checkable: needs a download.",
+          truth_zh="无法检验：需要下载。", measure=None):
+    return catalog.Claim(id=cid, source=("000_9a03721c87560f23.txt §1",), topic=cid.split(".")[0],
+                         says="s", says_zh="说", verdict=verdict, truth=truth, truth_zh=truth_zh, measure=measure)
+
+
+def project(tmp_path, spec="", bench=""):
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "specs" / "test_x.py").write_text(textwrap.dedent(spec), encoding="utf-8")
+    (tmp_path / "benchmarks" / "bench_x.py").write_text(textwrap.dedent(bench), encoding="utf-8")
+    return tmp_path / "specs", tmp_path / "benchmarks"
+
+
+def label_kinds(claims, specs, bench):
+    return [f.kind for f in lint.label_findings({c.id: c for c in claims}, specs, bench)]
+
+
+def test_a_well_labelled_not_checkable_claim_passes(tmp_path):
+    assert label_kinds([claim()], *project(tmp_path)) == []
+
+
+def test_a_not_checkable_claim_with_a_measure_field_is_found(tmp_path):
+    found = label_kinds([claim(measure="bench_x.py::test_speed")], *project(tmp_path))
+    assert found == ["measured-not-checkable"]
+
+
+@pytest.mark.parametrize("bench", [
+    'def test_b(benchmark):\n    benchmark.extra_info.update(claim="tensors.x", measured=1.0)\n',
+    'def test_b(benchmark):\n    benchmark.extra_info.update(claim="tensors.y", other_claims=["tensors.x"])\n',
+    'ROWS = {("a", "b"): 1}\ndef test_b(benchmark):\n    rows = [dict(claim="tensors.x")]\n',
+    'import pytest\n@pytest.mark.claim("tensors.x")\ndef test_b(benchmark):\n    pass\n',
+])
+def test_a_not_checkable_claim_that_a_benchmark_names_is_found(tmp_path, bench):
+    assert label_kinds([claim()], *project(tmp_path, bench=bench)) == ["measured-not-checkable"]
+
+
+@pytest.mark.parametrize("truth, truth_zh", [
+    ("The material is wrong: it came in 1.7.", "无法检验：需要旧版本。"),
+    ("Not checkable: needs torch 1.x.", "资料说错了。"),
+    ("It is not checkable because...", "无法检验：..."),
+])
+def test_a_not_checkable_truth_must_start_by_saying_why(tmp_path, truth, truth_zh):
+    found = label_kinds([claim(truth=truth, truth_zh=truth_zh)], *project(tmp_path))
+    assert found == ["not-checkable-without-reason"]
+
+
+def test_a_gpu_only_claim_whose_truth_spec_runs_on_cpu_is_found(tmp_path):
+    spec = '''
+        import pytest, torch
+        @pytest.mark.claim("devices.x")
+        @pytest.mark.skipif(torch.cuda.is_available(), reason="covers CPU machines")
+        def test_on_cpu():
+            assert not torch.empty(1).is_pinned()
+        @pytest.mark.gpu
+        @pytest.mark.claim("devices.x")
+        def test_on_gpu():
+            assert torch.empty(1).pin_memory().is_pinned()
+    '''
+    found = lint.label_findings({"devices.x": claim("devices.x", verdict="gpu-only")}, *project(tmp_path, spec))
+    assert [f.kind for f in found] == ["gpu-only-runs-on-cpu"]
+    assert "test_x.py::test_on_cpu" in found[0].message
+
+
+@pytest.mark.parametrize("guard", [
+    "@pytest.mark.gpu",
+    '@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")',
+])
+def test_a_gpu_only_claim_with_guarded_specs_passes(tmp_path, guard):
+    spec = f'''
+import pytest, torch
+@pytest.mark.claim("devices.x")
+{guard}
+def test_on_gpu():
+    assert torch.empty(1, device="cuda").is_cuda
+@pytest.mark.claim("devices.x")
+def test_skips_itself():
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA")
+    assert torch.cuda.device_count() > 0
+'''
+    assert label_kinds([claim("devices.x", verdict="gpu-only")], *project(tmp_path, spec)) == []
+
+
+def test_claim_findings_get_the_line_of_their_entry(tmp_path):
+    (tmp_path / "tensors.toml").write_text('# head\n\n[[claim]]\nid = "tensors.x"\n', encoding="utf-8")
+    found = lint._with_lines([lint.Finding("claims/tensors.toml", 0, "k", "tensors.x is wrong")], tmp_path)
+    assert str(found[0]) == "claims/tensors.toml:4: k: tensors.x is wrong"
+
+
+def test_the_project_itself_is_clean():
+    """The real specs, catalog and benchmarks: what `python -m torchclaims check` lints."""
+    found = lint.all_findings(catalog.load())
+    assert not found, "\n".join(map(str, found))

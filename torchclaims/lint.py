@@ -1,0 +1,422 @@
+"""Lints run by ``python -m torchclaims check``: hollow specs and labels that contradict their entry.
+
+Spec lint (``spec_findings``), read from the sources of ``specs/test_*.py`` with ``ast``, never
+by importing them.  Each finding is one line ``file:line: kind: message``.  The kinds:
+
+- ``no-check``: a test function that checks nothing: no ``assert``, no ``pytest.raises`` /
+  ``warns`` / ``deprecated_call`` / ``fail``, no call of an ``assert*`` function
+  (``torch.testing.assert_close``...), of ``gradcheck``, or of a helper of the same file that
+  itself checks; an as-written spec whose claim marker declares ``raises=`` counts as checking
+  (its failure is the exception).
+- ``const-compare``: an assertion whose every side comes from constants typed in the spec:
+  literals, module-level names bound to literals, parametrize values, and what arithmetic,
+  ``round``/``len``/``min``... or ``torch.tensor`` make of them (``assert TABLE[a] == TABLE[b]``,
+  ``assert_close(torch.tensor(MINE), torch.tensor(THEIRS))``).  Such a check cannot fail on any torch.
+- ``xfail-in-spec``: ``pytest.xfail(...)`` called inside a spec body: it turns a spec that cannot
+  run into an expected failure, which the scoreboard scores as a reproduced claim.  A spec that
+  cannot run here skips with its reason (``pytest.skip``, a ``gpu`` marker).
+- ``skip-without-reason``: ``pytest.skip()`` with no reason.
+
+Label lint (``label_findings``), over the catalog, the spec links and ``benchmarks/``:
+
+- ``measured-not-checkable``: a not-checkable claim that a benchmark measures (its ``measure``
+  field, or a ``claim=``/``other_claims=`` entry or a claim marker in ``benchmarks/*.py``).  A
+  figure that is measured can be compared; the claim gets the verdict the measurement and its
+  mechanism spec support.
+- ``not-checkable-without-reason``: the rule for a not-checkable claim's truth is that it starts
+  by saying why no check exists: the English truth begins with ``Not checkable`` (then ``:``,
+  ``,`` or `` here``) and the Chinese truth with ``无法检验``.
+- ``gpu-only-runs-on-cpu``: a gpu-only claim with a truth spec that is not marked ``gpu`` (or
+  skipped when CUDA is absent): the spec settles it on CPU, so the claim is not gpu-only.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import pathlib
+import re
+
+from . import catalog
+
+SPECS_DIR = catalog.ROOT / "specs"
+BENCH_DIR = catalog.ROOT / "benchmarks"
+
+CHECKING_PYTEST = {"raises", "warns", "deprecated_call", "fail"}
+CHECKING_NAMES = {"gradcheck", "gradgradcheck"}
+# Builtins and conversions that turn constants into constants (no behaviour under test).
+PURE_CALLS = {"round", "abs", "int", "float", "len", "min", "max", "sum", "tuple", "list", "set",
+              "dict", "sorted", "str", "bool", "divmod", "pow", "tensor", "as_tensor"}
+PURE_METHODS = {"all", "any", "item", "tolist", "index", "count", "keys", "values", "items", "get"}
+ASSERT_FUNCS = re.compile(r"^assert")
+
+NOT_CHECKABLE_EN = re.compile(r"^Not checkable(:|,| here\b)")
+NOT_CHECKABLE_ZH = "无法检验"
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+
+# ---------------------------------------------------------------- spec lint
+
+def _callee(call: ast.Call) -> tuple[str | None, str | None]:
+    """(object name, attribute) of ``obj.attr(...)``, or (None, name) of ``name(...)``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return None, func.id
+    if isinstance(func, ast.Attribute):
+        base = func.value
+        return (base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)), func.attr
+    return None, None
+
+
+def _is_pytest_call(call: ast.Call, names: set[str]) -> bool:
+    owner, attr = _callee(call)
+    return owner == "pytest" and attr in names
+
+
+def _raises_marker(func: ast.FunctionDef, module_marks: list[ast.expr]) -> bool:
+    for deco in list(func.decorator_list) + module_marks:
+        for node in ast.walk(deco):
+            if (isinstance(node, ast.Call) and _callee(node)[1] == "claim"
+                    and any(k.arg == "raises" for k in node.keywords)):
+                return True
+    return False
+
+
+class _FileLint:
+    def __init__(self, tree: ast.Module, name: str):
+        self.tree = tree
+        self.name = name
+        self.helpers = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for n in cls.body:
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.helpers.setdefault(n.name, n)
+        self.constants = {t.id for n in tree.body if isinstance(n, ast.Assign) and _literal(n.value)
+                          for t in n.targets if isinstance(t, ast.Name)}
+        self.constants |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and n.value is not None
+                           and isinstance(n.target, ast.Name) and _literal(n.value)}
+        self.module_marks = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                             and any(getattr(t, "id", None) == "pytestmark" for t in n.targets)]
+        self._checks_memo: dict[str, bool] = {}
+
+    # -- does a function check anything?
+    def checks(self, func: ast.AST, seen: frozenset = frozenset()) -> bool:
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assert):
+                return True
+            if isinstance(node, ast.Call):
+                owner, attr = _callee(node)
+                if owner == "pytest" and attr in CHECKING_PYTEST:
+                    return True
+                if attr and (ASSERT_FUNCS.match(attr) or attr in CHECKING_NAMES):
+                    return True
+                if attr in self.helpers and attr not in seen and owner in (None, "self", "cls"):
+                    if self._helper_checks(attr, seen | {attr}):
+                        return True
+        return False
+
+    def _helper_checks(self, name: str, seen: frozenset) -> bool:
+        if name not in self._checks_memo:
+            self._checks_memo[name] = False  # recursion guard
+            self._checks_memo[name] = self.checks(self.helpers[name], seen)
+        return self._checks_memo[name]
+
+    # -- constant-derived expressions inside one test function
+    def constant_names(self, func: ast.FunctionDef) -> set[str]:
+        params = {a.arg for a in func.args.args}
+        consts = set(self.constants) | (params & _parametrized_names(func))
+        assigned: dict[str, list[ast.expr | None]] = {}
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    _bind(target, node.value, assigned)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+                assigned.setdefault(node.target.id, []).append(
+                    None if isinstance(node, ast.AugAssign) else node.value)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                _bind(node.target, node.iter, assigned)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        _bind(item.optional_vars, None, assigned)
+            elif isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not func:
+                for a in node.args.args:
+                    assigned.setdefault(a.arg, []).append(None)
+        for name in params - consts:
+            assigned.setdefault(name, []).append(None)
+        consts -= set(assigned)  # a module constant rebound locally is local
+        for name in _mutated(func, set(assigned)):
+            assigned[name].append(None)
+        for name, values in assigned.items():
+            if len(values) > 1:  # rebound: which value reaches the assert depends on the flow
+                values.append(None)
+        changed = True
+        while changed:
+            changed = False
+            for name, values in assigned.items():
+                if name not in consts and all(v is not None and self.is_const(v, consts) for v in values):
+                    consts.add(name)
+                    changed = True
+        return consts
+
+    def is_const(self, node: ast.expr, consts: set[str]) -> bool:
+        if isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in consts
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return all(self.is_const(e, consts) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(k is None or self.is_const(k, consts) for k in node.keys) and \
+                all(self.is_const(v, consts) for v in node.values)
+        if isinstance(node, ast.BinOp):
+            return self.is_const(node.left, consts) and self.is_const(node.right, consts)
+        if isinstance(node, ast.UnaryOp):
+            return self.is_const(node.operand, consts)
+        if isinstance(node, ast.BoolOp):
+            return all(self.is_const(v, consts) for v in node.values)
+        if isinstance(node, ast.Compare):
+            return self.is_const(node.left, consts) and all(self.is_const(c, consts) for c in node.comparators)
+        if isinstance(node, ast.Subscript):
+            return self.is_const(node.value, consts) and self.is_const(node.slice, consts)
+        if isinstance(node, ast.Slice):
+            return all(p is None or self.is_const(p, consts) for p in (node.lower, node.upper, node.step))
+        if isinstance(node, ast.JoinedStr):
+            return all(self.is_const(v.value if isinstance(v, ast.FormattedValue) else v, consts)
+                       for v in node.values)
+        if isinstance(node, ast.Call):
+            owner, attr = _callee(node)
+            args = list(node.args) + [k.value for k in node.keywords]
+            if isinstance(node.func, ast.Attribute) and attr in PURE_METHODS:
+                return self.is_const(node.func.value, consts) and all(self.is_const(a, consts) for a in args)
+            if attr in PURE_CALLS and owner in (None, "torch", "math", "np", "numpy"):
+                return bool(args) and all(self.is_const(a, consts) for a in args if not _is_dtype_kw(a))
+        return False
+
+    def const_compare(self, func: ast.FunctionDef) -> list[ast.AST]:
+        consts = self.constant_names(func)
+        found = []
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assert) and self.is_const(node.test, consts) \
+                    and not isinstance(node.test, ast.Constant):
+                found.append(node)
+            elif isinstance(node, ast.Call):
+                _, attr = _callee(node)
+                if attr and ASSERT_FUNCS.match(attr) and len(node.args) >= 2 and \
+                        all(self.is_const(a, consts) for a in node.args[:2]):
+                    found.append(node)
+        return found
+
+
+MUTATING_METHODS = {"append", "extend", "insert", "update", "add", "pop", "popitem", "clear", "setdefault",
+                    "remove", "discard", "sort", "reverse"}
+
+
+def _mutated(func: ast.FunctionDef, local: set[str]) -> set[str]:
+    """Local names whose value the function changes after binding it (``seen.append(x)``,
+    ``held[k] = v``, ``t.add_(1)``) or hands to a call that may change it."""
+    out = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                    (f.attr in MUTATING_METHODS or f.attr.endswith("_")):
+                out.add(f.value.id)
+            if _callee(node)[1] not in PURE_CALLS:
+                out |= {a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name)}
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+    return out & local
+
+
+def _is_dtype_kw(node) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch"
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+
+
+def _bind(target, value, assigned):
+    if isinstance(target, ast.Name):
+        assigned.setdefault(target.id, []).append(value)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            # unpacking a constant gives constants; anything else is not constant
+            inner = value if value is not None else None
+            _bind(elt.value if isinstance(elt, ast.Starred) else elt, inner, assigned)
+
+
+def _parametrized_names(func: ast.FunctionDef) -> set[str]:
+    """Arguments whose values come from a ``parametrize`` decorator with literal values."""
+    names = set()
+    for deco in func.decorator_list:
+        if isinstance(deco, ast.Call) and _callee(deco)[1] == "parametrize" and len(deco.args) >= 2:
+            first, values = deco.args[0], deco.args[1]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and _literal(values):
+                names |= {n.strip() for n in first.value.split(",")}
+    return names
+
+
+def lint_source(source: str, name: str) -> list[Finding]:
+    """The spec lint of one file's source (``name`` is how findings name the file)."""
+    tree = ast.parse(source, filename=name)
+    lint = _FileLint(tree, name)
+    findings = []
+    tests = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name.startswith("Test")):
+        tests += [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for func in (t for t in tests if t.name.startswith("test")):
+        if not lint.checks(func) and not _raises_marker(func, lint.module_marks):
+            findings.append(Finding(name, func.lineno, "no-check",
+                                    f"{func.name} asserts nothing (no assert, pytest.raises, assert_* or checking helper)"))
+        for node in lint.const_compare(func):
+            findings.append(Finding(name, node.lineno, "const-compare",
+                                    f"{func.name} compares constants typed in the spec; it cannot fail on any torch"))
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call) and _is_pytest_call(node, {"xfail"}):
+                findings.append(Finding(name, node.lineno, "xfail-in-spec",
+                                        f"{func.name} calls pytest.xfail; a spec that cannot run here must skip with a reason"))
+            if isinstance(node, ast.Call) and _is_pytest_call(node, {"skip"}) and not node.args and \
+                    not any(k.arg == "reason" for k in node.keywords):
+                findings.append(Finding(name, node.lineno, "skip-without-reason", f"{func.name} skips without a reason"))
+    return sorted(findings, key=lambda f: (f.line, f.kind))
+
+
+def spec_findings(specs_dir: pathlib.Path = SPECS_DIR, root: pathlib.Path | None = None) -> list[Finding]:
+    root = root or specs_dir.parent
+    findings = []
+    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
+        name = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+        findings += lint_source(path.read_text(encoding="utf-8"), name)
+    return findings
+
+
+# ---------------------------------------------------------------- label lint
+
+def benchmarked_claims(bench_dir: pathlib.Path = BENCH_DIR) -> dict[str, str]:
+    """Claim id -> ``file:line`` of the benchmark that names it (``claim=``, ``other_claims=``,
+    a ``"claim": ...`` dict entry or a claim marker), read from ``benchmarks/*.py``."""
+    found: dict[str, str] = {}
+    for path in sorted(pathlib.Path(bench_dir).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            values = []
+            if isinstance(node, ast.keyword) and node.arg in ("claim", "other_claims"):
+                values.append(node.value)
+            elif isinstance(node, ast.Dict):
+                values += [v for k, v in zip(node.keys, node.values)
+                           if isinstance(k, ast.Constant) and k.value in ("claim", "other_claims")]
+            elif isinstance(node, ast.Call) and _callee(node)[1] == "claim" and node.args:
+                values.append(node.args[0])
+            for value in values:
+                for leaf in ast.walk(value):
+                    if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str) and catalog.ID_RE.match(leaf.value):
+                        found.setdefault(leaf.value, f"{path.name}:{leaf.lineno}")
+    return found
+
+
+_NO_CUDA = re.compile(r"not\s+torch\.cuda\.is_available\(\)")
+
+
+def _gpu_guarded(func: ast.FunctionDef, module: ast.Module) -> bool:
+    """The spec is gpu-marked (function or module) or skips itself where CUDA is absent."""
+    def marks_gpu(node):
+        return any(isinstance(n, ast.Attribute) and n.attr == "gpu" for n in ast.walk(node))
+    if any(marks_gpu(d) for d in func.decorator_list):
+        return True
+    for n in module.body:
+        if isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in n.targets) \
+                and marks_gpu(n.value):
+            return True
+    for deco in func.decorator_list:
+        if isinstance(deco, ast.Call) and _callee(deco)[1] == "skipif" and deco.args \
+                and _NO_CUDA.search(ast.unparse(deco.args[0])):
+            return True
+    for node in ast.walk(func):
+        if isinstance(node, ast.If) and _NO_CUDA.search(ast.unparse(node.test)) \
+                and any(isinstance(c, ast.Call) and _callee(c)[1] == "skip" for c in ast.walk(node)):
+            return True
+    return False
+
+
+def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]]:
+    """Claim id -> {spec name: gpu-guarded} for the truth specs of specs_dir."""
+    from .links import _claim_calls
+    out: dict[str, dict[str, bool]] = {}
+    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name.startswith("test")]
+        for func in funcs:
+            for deco in func.decorator_list:
+                for cid, as_written in _claim_calls(deco):
+                    if not as_written:
+                        out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _gpu_guarded(func, tree)
+    return out
+
+
+def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = SPECS_DIR,
+                   bench_dir: pathlib.Path = BENCH_DIR) -> list[Finding]:
+    findings = []
+    measured = benchmarked_claims(bench_dir)
+    guards = gpu_guards(specs_dir)
+    for c in claims.values():
+        where = f"claims/{c.topic}.toml"
+        if c.verdict == "not-checkable":
+            bench = (f"its measure field {c.measure}" if c.measure else
+                     f"benchmarks/{measured[c.id]}" if c.id in measured else None)
+            if bench:
+                findings.append(Finding(where, 0, "measured-not-checkable",
+                                        f"{c.id} is not-checkable but measured by {bench}"))
+            if not NOT_CHECKABLE_EN.match(c.truth) or not c.truth_zh.startswith(NOT_CHECKABLE_ZH):
+                findings.append(Finding(where, 0, "not-checkable-without-reason",
+                                        f"{c.id}: a not-checkable truth starts 'Not checkable: <why>' "
+                                        f"(truth_zh '{NOT_CHECKABLE_ZH}：<原因>')"))
+        if c.verdict == "gpu-only":
+            on_cpu = [name for name, guarded in guards.get(c.id, {}).items() if not guarded]
+            if on_cpu:
+                findings.append(Finding(where, 0, "gpu-only-runs-on-cpu",
+                                        f"{c.id} is gpu-only but its truth spec {on_cpu[0]} runs without CUDA"))
+    return findings
+
+
+def _with_lines(findings: list[Finding], claims_dir: pathlib.Path) -> list[Finding]:
+    """Fill in the line of each claim finding (``id = "..."`` in its TOML file)."""
+    out = []
+    cache: dict[str, list[str]] = {}
+    for f in findings:
+        if f.line == 0 and f.path.startswith("claims/"):
+            path = pathlib.Path(claims_dir) / pathlib.Path(f.path).name
+            lines = cache.setdefault(f.path, path.read_text(encoding="utf-8").splitlines() if path.exists() else [])
+            cid = f.message.split()[0].rstrip(":")
+            line = next((i + 1 for i, text in enumerate(lines) if text.strip() == f'id = "{cid}"'), 0)
+            f = dataclasses.replace(f, line=line)
+        out.append(f)
+    return out
+
+
+def all_findings(claims: dict[str, catalog.Claim], root: pathlib.Path = catalog.ROOT,
+                 claims_dir: pathlib.Path | None = None) -> list[Finding]:
+    """Every spec and label finding of the project under ``root``."""
+    specs, bench = pathlib.Path(root) / "specs", pathlib.Path(root) / "benchmarks"
+    found = spec_findings(specs, root) + label_findings(claims, specs, bench)
+    found = _with_lines(found, claims_dir or catalog.claims_dir())
+    return sorted(found, key=lambda f: (f.path, f.line, f.kind))
