@@ -4,30 +4,13 @@ torch.compile default and max-autotune).
 Source: 000_9a03721c87560f23.txt §5.3.
 The figures themselves are measured, never asserted: benchmarks/bench_compile.py
 (``test_resnet50_gpu``, gpu-marked) records them and ``python -m torchclaims bench-report``
-compares them with the material.  Here: the table's own arithmetic, and (on a GPU) that
-the configurations it times are correct models at all.
+compares them with the material.  Here, on a GPU: that the configurations it times are
+correct models at all.  The table's own arithmetic (+74%, +96%) involves no torch behaviour,
+so no spec checks it (compile.resnet50-speedup-arithmetic is not-checkable).
 """
 import pytest
 import torch
 import torch._dynamo
-
-TABLE = {  # configuration: (images/s, memory GB, start-up ms, stated gain %)
-    "eager": (1250, 18.2, 0, None),
-    "default": (2180, 19.5, 1200, 74),
-    "max-autotune": (2450, 20.1, 3500, 96),
-}
-
-
-@pytest.mark.claim("compile.resnet50-speedup-arithmetic")
-@pytest.mark.parametrize("mode", ["default", "max-autotune"])
-def test_stated_gain_matches_throughput_ratio(mode):
-    """Material: 2180 img/s is +74% and 2450 img/s is +96% over 1250 img/s.
-    True: 2180/1250 = 1.744 and 2450/1250 = 1.96, both consistent after rounding."""
-    eager = TABLE["eager"][0]
-    throughput, _, _, gain = TABLE[mode]
-    computed = round((throughput / eager - 1) * 100)
-    assert computed == gain, (
-        f"{throughput}/{eager} - 1 = {computed}%, but the table says +{gain}% [mode={mode}]")
 
 
 @pytest.mark.gpu
