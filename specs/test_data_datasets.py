@@ -92,23 +92,39 @@ def test_memmap_dataset_works_with_worker_processes(ref, tmp_path):
     torch.testing.assert_close(torch.cat(batches), torch.from_numpy(images))
 
 
-@pytest.mark.claim("data.memmap-memory-figures")
-def test_the_whole_mini_dataset_is_three_megabytes(tmp_path):
-    """Material: memmap cuts memory for the 1000 images from 1.2 GB to 20 MB.
-    True: all 1000x32x32x3 uint8 values are 3,072,000 bytes; eager loading takes that much."""
+MINI_SHAPE = (1000, 32, 32, 3)  # the material's memmap of CIFAR10Mini (003 §4.2), uint8
+
+
+def _eager_load_bytes(ref, tmp_path, transform=None):
+    """Bytes of torch storage held once the material's 1000 images are all loaded eagerly
+    through the material's Dataset and a DataLoader (``transform`` as in its pipeline)."""
     path = tmp_path / "images.dat"
-    write_images(path, 1000)
-    eager = np.fromfile(path, dtype=np.uint8).reshape(1000, 32, 32, 3)
-    assert eager.nbytes == os.path.getsize(path) == 3_072_000, f"{eager.nbytes} bytes, expected 3,072,000"
-    assert eager.nbytes < 20e6 < 1.2e9
+    write_images(path, MINI_SHAPE[0])
+    ds = ref.data.MemmapDataset(path, MINI_SHAPE, np.uint8, transform=transform)
+    batches = list(DataLoader(ds, batch_size=250))
+    return sum(b.untyped_storage().nbytes() for b in batches), batches
+
+
+@pytest.mark.claim("data.memmap-memory-figures")
+def test_the_whole_mini_dataset_loaded_eagerly_takes_megabytes(ref, tmp_path):
+    """Material: memmap cuts memory for the 1000 images from 1.2 GB to 20 MB.
+    True: all 1000 images loaded into torch take 3,072,000 bytes as uint8 and 12,288,000 as
+    float32 after ToTensor: an eager load is megabytes, nowhere near 1.2 GB."""
+    raw, batches = _eager_load_bytes(ref, tmp_path)
+    elements = int(np.prod(MINI_SHAPE))
+    assert [b.dtype for b in batches] == [torch.uint8] * 4 and raw == elements, (
+        f"uint8 batches hold {raw} bytes, expected one byte per value ({elements}) [DataLoader over the memmap]")
+    as_float, batches = _eager_load_bytes(ref, tmp_path, transforms.ToTensor())
+    assert batches[0].dtype == torch.float32 and as_float == 4 * elements, (
+        f"ToTensor batches hold {as_float} bytes, expected {4 * elements} (float32)")
+    assert as_float < 1.2e9 / 50, f"eager load {as_float} bytes is not far below the material's 1.2 GB"
 
 
 @pytest.mark.claim("data.memmap-memory-figures", as_written=True)
-def test_as_written_eager_loading_the_mini_dataset_takes_over_a_gigabyte(tmp_path):
+def test_as_written_eager_loading_the_mini_dataset_takes_over_a_gigabyte(ref, tmp_path):
     """Material: without memmap the 1000 images occupy about 1.2 GB."""
-    path = tmp_path / "images.dat"
-    write_images(path, 1000)
-    assert np.fromfile(path, dtype=np.uint8).nbytes >= 1e9
+    as_float, _ = _eager_load_bytes(ref, tmp_path, transforms.ToTensor())
+    assert as_float >= 1e9, f"the eagerly loaded images hold {as_float} bytes, not about 1.2 GB"
 
 
 # --- the CIFAR10Mini pipeline of 003 §4.2 ------------------------------------------------

@@ -209,6 +209,10 @@ def test_zeros_like_keeps_device_and_dtype_but_not_requires_grad():
     assert (zeros.device, zeros.dtype, zeros.shape) == (META, torch.float64, template.shape)
     assert zeros.requires_grad is False, f"zeros_like(...).requires_grad={zeros.requires_grad}, expected False"
     assert torch.zeros_like(template, requires_grad=True).requires_grad
+    # meta tensors have no values; on cpu the values are zeros, whatever the template holds
+    on_cpu = torch.zeros_like(torch.full((2, 3), 7.0, dtype=torch.float64, requires_grad=True))
+    assert on_cpu.dtype == torch.float64 and not on_cpu.requires_grad and int(on_cpu.count_nonzero()) == 0, (
+        f"zeros_like(full(7.0)) gave {on_cpu.tolist()} {on_cpu.dtype} requires_grad={on_cpu.requires_grad}")
 
 
 @pytest.mark.claim("tensors.zeros-like-inherits", as_written=True)

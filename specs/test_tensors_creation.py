@@ -155,10 +155,15 @@ def test_zeros_like_inherits_dtype_device_layout_but_not_requires_grad():
     channels_last = x.detach().to(memory_format=torch.channels_last)
     z = torch.zeros_like(x)
     assert (z.shape, z.dtype, z.device, z.layout) == (x.shape, x.dtype, x.device, x.layout)
+    assert bool((x != 0).all()) and int(z.count_nonzero()) == 0, (
+        f"torch.zeros_like(x) has {int(z.count_nonzero())} non-zero values; x's values must not carry over")
+    assert z.untyped_storage().data_ptr() != x.untyped_storage().data_ptr(), "zeros_like(x) shares x's storage"
     assert not z.requires_grad, "torch.zeros_like(x requiring grad).requires_grad is True, but should be False"
     assert torch.zeros_like(x, requires_grad=True).requires_grad
-    assert torch.zeros_like(channels_last).is_contiguous(memory_format=torch.channels_last), (
+    z_cl = torch.zeros_like(channels_last)
+    assert z_cl.is_contiguous(memory_format=torch.channels_last), (
         "zeros_like should preserve the channels_last memory format")
+    assert int(z_cl.count_nonzero()) == 0, "zeros_like(channels_last tensor) has non-zero values"
 
 
 @pytest.mark.claim("tensors.zeros-like-inherits", as_written=True)
