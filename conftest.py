@@ -2,7 +2,7 @@
 
 - every test is seeded and must leave torch's global state as it found it;
 - hypothesis profiles: dev (default), ci (derandomized, chosen when CI=true), thorough;
-- ``ref``: the one seam to the reference code (or a learner's workbook);
+- ``ref`` (provided by torchclaims.plugin): the one seam to the reference code (or a learner's workbook);
 - ``device``: cpu, and cuda where present.
 """
 import os
@@ -78,12 +78,6 @@ def _seed_and_guard_torch_state():
         torch.set_num_threads(before["threads (torch.get_num_threads)"])
         pytest.fail("test leaked torch global state: " + "; ".join(
             f"{k} was {b!r}, left as {a!r}" for k, (b, a) in leaked.items()), pytrace=False)
-
-
-@pytest.fixture(scope="session")
-def ref(request):
-    """The reference implementation (reference_impl/ or the learner's --impl folder)."""
-    return request.config._torchclaims_impl
 
 
 @pytest.fixture

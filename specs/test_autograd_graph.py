@@ -242,7 +242,7 @@ def test_shape_error_raised_in_forward():
         lin(torch.ones(1, 4))
 
 
-@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True)
+@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True, raises=RuntimeError, match=r"shapes cannot be multiplied")
 def test_forward_with_bad_shape_runs_as_written():
     """Material: the mismatch surfaces only at backward, so the forward call returns.
     True: the forward call raises."""

@@ -64,7 +64,7 @@ def test_shape_mismatch_raises_in_forward_before_any_backward():
     assert not reached_loss, "model(x) returned although Linear(5, 2) got 3 features [nn.Sequential forward]"
 
 
-@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True)
+@pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True, raises=RuntimeError, match=r"shapes cannot be multiplied")
 def test_as_written_shape_mismatch_surfaces_only_at_backward():
     """Material: forward runs through; the shape error appears at loss.backward().
     True: forward already raises (this spec fails)."""

@@ -12,7 +12,6 @@ import pytest
 import torch
 from torch import nn
 
-from torchclaims.versions import torch_in
 
 # TorchScript warns that it is deprecated on every call from torch 2.10 on; the specs that
 # are about that warning check it, the others silence it.
@@ -166,14 +165,11 @@ def test_torchscript_warns_it_is_deprecated_on_recent_torch():
         ("torch.jit.script", torch.jit.script, (_Branchy(),)),
         ("torch.jit.trace", torch.jit.trace, (nn.Linear(2, 2), torch.randn(1, 2))),
     )}
-    if torch_in(">=2.10"):
-        assert all(found.values()), f"deprecation warnings {found}: both should warn on torch {torch.__version__}"
-        assert all("torch.export" in msgs[0] for msgs in found.values()), f"{found} should point to torch.export"
-    else:
-        assert not any(found.values()), f"unexpected deprecation warnings {found} on torch {torch.__version__}"
+    assert all(found.values()), f"deprecation warnings {found}: both should warn on torch {torch.__version__}"
+    assert all("torch.export" in msgs[0] for msgs in found.values()), f"{found} should point to torch.export"
 
 
-@pytest.mark.claim("compile.torchscript-is-the-export-path", as_written=True, wrong_on=">=2.10")
+@pytest.mark.claim("compile.torchscript-is-the-export-path", as_written=True)
 def test_as_written_torchscript_is_a_supported_export_path():
     """Material: TorchScript is the production export path (no deprecation).
     True from 2.10: it is deprecated in favour of torch.export (this spec fails there)."""

@@ -177,7 +177,7 @@ def test_converting_before_the_flip_fixes_the_pipeline(ref, tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")
-@pytest.mark.claim("data.memmap-pipeline-example", as_written=True)
+@pytest.mark.claim("data.memmap-pipeline-example", as_written=True, raises=TypeError, match=r"img should be PIL Image")
 def test_as_written_materials_pipeline_trains_on_memmap_rows(tmp_path):
     """Material: CIFAR10Mini with flip -> ToTensor -> Normalize yields a batch of float32 tensors."""
     path = tmp_path / "images.dat"

@@ -219,7 +219,7 @@ def test_getitem_exception_propagates_without_workers():
     assert len(seen) == 2, f"{len(seen)} batches before the error, expected the 2 good ones"
 
 
-@pytest.mark.claim("data.getitem-exception-skipped", as_written=True)
+@pytest.mark.claim("data.getitem-exception-skipped", as_written=True, raises=IndexError, match=r"out of bounds")
 def test_as_written_a_failing_batch_is_skipped_and_the_epoch_ends_early():
     """Material: the failing batch is skipped quietly; the loop just yields fewer batches."""
     batches = list(DataLoader(FailingAt(10, bad=9), batch_size=4))

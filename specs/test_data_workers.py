@@ -20,7 +20,6 @@ import torch
 
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
 
-from torchclaims.versions import torch_in
 
 WORKER_TIMEOUT = 30  # seconds a worker may take for one batch before the loader gives up
 
@@ -236,6 +235,7 @@ def test_as_written_workers_without_pin_memory_fail():
 
 @pytest.mark.claim("devices.pin-memory-page-locked")
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this spec covers machines without an accelerator")
+@pytest.mark.needs_torch(">=2.6", reason="the DataLoader's no-accelerator warning came with torch.accelerator in 2.6")
 def test_pin_memory_without_an_accelerator_warns_and_does_not_pin():
     """Material: pin_memory=True puts batches in page-locked memory.
     True without a GPU: the loader warns that no accelerator is found; batches are unpinned."""
@@ -244,10 +244,9 @@ def test_pin_memory_without_an_accelerator_warns_and_does_not_pin():
         warnings.simplefilter("always")
         batch = next(iter(loader))[0]
     assert not batch.is_pinned(), "a batch was pinned although there is no accelerator"
-    if torch_in(">=2.6"):  # the warning came with the torch.accelerator API (2.6); 2.5 is silent
-        messages = [str(w.message) for w in caught]
-        assert any("no accelerator is found" in m for m in messages), (
-            f"warnings {messages}, expected one saying no accelerator is found [DataLoader(pin_memory=True)]")
+    messages = [str(w.message) for w in caught]
+    assert any("no accelerator is found" in m for m in messages), (
+        f"warnings {messages}, expected one saying no accelerator is found [DataLoader(pin_memory=True)]")
 
 
 @pytest.mark.gpu
@@ -302,7 +301,7 @@ def test_dataloader_has_no_max_workers_argument():
         DataLoader(TensorDataset(torch.arange(4)), num_workers=2, persistent_workers=True, max_workers=2)
 
 
-@pytest.mark.claim("data.max-workers-argument", as_written=True)
+@pytest.mark.claim("data.max-workers-argument", as_written=True, raises=TypeError, match=r"unexpected keyword argument 'max_workers'")
 def test_as_written_max_workers_is_accepted():
     """Material: DataLoader(..., persistent_workers=True, max_workers=2) is a valid configuration."""
     DataLoader(TensorDataset(torch.arange(4)), num_workers=2, persistent_workers=True, max_workers=2)

@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import warnings
 
 import pytest
 import torch
@@ -259,35 +258,6 @@ def test_conv_with_cuda_input_and_cpu_weight_reports_input_and_weight_type():
 
 
 # ---------------------------------------------------------------- AMP's CUDA namespace
-
-def _future_warnings(make):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        make()
-    return [str(w.message) for w in caught if issubclass(w.category, FutureWarning)]
-
-
-@pytest.mark.claim("numerics.cuda-amp-entry-points")
-def test_cuda_amp_namespace_is_deprecated_from_2_4():
-    """Material: write AMP with torch.cuda.amp.autocast() and torch.cuda.amp.GradScaler().
-    True: still works, but from torch 2.4 each emits a FutureWarning pointing to torch.amp."""
-    scaler_warnings = _future_warnings(lambda: torch.cuda.amp.GradScaler())
-    autocast_warnings = _future_warnings(lambda: torch.cuda.amp.autocast())
-    if torch_in(">=2.4"):
-        assert any("torch.amp.GradScaler('cuda'" in m for m in scaler_warnings), (
-            f"torch.cuda.amp.GradScaler() FutureWarnings: {scaler_warnings}, expected one naming torch.amp.GradScaler")
-        assert any("torch.amp.autocast('cuda'" in m for m in autocast_warnings), (
-            f"torch.cuda.amp.autocast() FutureWarnings: {autocast_warnings}, expected one naming torch.amp.autocast")
-    else:
-        assert scaler_warnings == [] and autocast_warnings == []
-
-
-@pytest.mark.claim("numerics.cuda-amp-entry-points", as_written=True, wrong_on=">=2.4")
-def test_as_written_cuda_amp_namespace_is_the_current_api():
-    """Material: torch.cuda.amp.* is the way to write AMP.  True from 2.4: deprecated (strict xfail there)."""
-    warned = _future_warnings(lambda: torch.cuda.amp.GradScaler()) + _future_warnings(lambda: torch.cuda.amp.autocast())
-    assert warned == [], f"torch.cuda.amp emitted FutureWarnings: {warned}"
-
 
 def _scaler_after_an_overflow(device):
     scaler = torch.amp.GradScaler(device)

@@ -28,7 +28,7 @@ def test_ddp_without_init_process_group_names_the_missing_default_group():
     assert "init_process_group" in str(info.value)
 
 
-@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True)
+@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True, raises=ValueError, match=r"process group has not been initialized")
 def test_as_written_ddp_without_group_raises_runtime_error_is_not_initialized():
     """Material: RuntimeError 'Default process group is not initialized'.  True: other type and wording (strict xfail)."""
     with pytest.raises(RuntimeError, match="Default process group is not initialized"):
@@ -100,7 +100,7 @@ def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
     assert sorted(result.unexpected_keys) == sorted(checkpoint)
 
 
-@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True)
+@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
 def test_as_written_prefixed_keys_load_without_error():
     """Material: a prefix mismatch loads without an error.  True: RuntimeError (strict xfail)."""
     plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))
@@ -124,13 +124,9 @@ def test_workers_get_their_rank_first_and_form_one_group(ref):
 
 
 @pytest.fixture(scope="module")
-def ddp_step(pytestconfig):
+def ddp_step(ref):
     """One DDP training step on two gloo processes, each on its DistributedSampler shard.
-
-    Module-scoped so the three specs below share one run; ``ref`` is function-scoped, so
-    the same implementation object is taken from the config, where the plugin keeps it.
-    """
-    ref = pytestconfig._torchclaims_impl
+    Module-scoped so the three specs below share one run (``ref`` is session-scoped)."""
     import torch._dynamo  # noqa: F401  DDP's constructor imports it; once here, not in each forked worker
     generator = torch.Generator().manual_seed(7)
     inputs = torch.randn(10, 4, generator=generator)

@@ -73,7 +73,7 @@ def test_cuda_cpu_mixing_raises_inside_forward():
     assert "forward" in [entry.name for entry in info.traceback]
 
 
-@pytest.mark.claim("devices.mixed-device-error-at-backward", as_written=True)
+@pytest.mark.claim("devices.mixed-device-error-at-backward", as_written=True, raises=RuntimeError, match=r"device")
 def test_as_written_device_mixing_only_fails_at_backward():
     """Material: forward with a mixed-in tensor runs; backward is where it breaks.
     True: forward itself raises (strict xfail)."""
@@ -300,7 +300,7 @@ def test_module_has_no_device_attribute():
         Net()(torch.ones(1, 3))
 
 
-@pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True)
+@pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True, raises=AttributeError, match=r"has no attribute 'device'")
 def test_as_written_forward_can_use_self_device():
     """Material: self.device is available inside forward.  True: AttributeError (strict xfail)."""
     class Net(nn.Module):

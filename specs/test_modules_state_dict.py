@@ -15,7 +15,6 @@ import pytest
 import torch
 from torch import nn
 
-from torchclaims.versions import torch_in
 
 
 class Small(nn.Module):
@@ -107,7 +106,7 @@ def test_extra_fc_keys_are_unexpected_and_need_strict_false():
     assert result.missing_keys == [] and sorted(result.unexpected_keys) == ["fc.bias", "fc.weight"]
 
 
-@pytest.mark.claim("modules.unexpected-keys-only-reported", as_written=True)
+@pytest.mark.claim("modules.unexpected-keys-only-reported", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
 def test_extra_fc_keys_merely_reported_as_written():
     """Material: the fc keys are reported as unexpected and that is harmless.
     True: the default call raises RuntimeError."""
@@ -130,7 +129,7 @@ def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
         r18.load_state_dict(s50, strict=False)
 
 
-@pytest.mark.claim("modules.resnet50-into-resnet18", as_written=True)
+@pytest.mark.claim("modules.resnet50-into-resnet18", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
 def test_resnet50_into_resnet18_leaves_layer3_missing_as_written():
     """Material: loading ResNet50 weights leaves layer3/layer4 keys missing.
     True: strict=False still raises on size mismatch, and no key is missing."""
@@ -173,7 +172,7 @@ def test_prefixed_state_dict_into_bare_model_raises():
     assert sorted(result.missing_keys) == sorted(set(bare.state_dict()) - {"bn1.num_batches_tracked"})
 
 
-@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True)
+@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
 def test_prefixed_state_dict_loads_silently_as_written():
     """Material: load_state_dict reports no error on a prefix mismatch.
     True: RuntimeError."""
@@ -230,7 +229,7 @@ def test_ddp_without_process_group_raises():
         nn.parallel.DistributedDataParallel(nn.Linear(2, 2))
 
 
-@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True)
+@pytest.mark.claim("devices.ddp-needs-process-group", as_written=True, raises=ValueError, match=r"process group has not been initialized")
 def test_ddp_without_process_group_message_as_written():
     """Material: RuntimeError: Default process group is not initialized.
     True: a ValueError with other wording."""
@@ -301,12 +300,11 @@ def test_whole_model_needs_explicit_weights_only_false(tmp_path):
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         torch.load(path, weights_only=True)
     assert isinstance(torch.load(path, weights_only=False), nn.Linear)
-    if torch_in(">=2.6"):
-        with pytest.raises(pickle.UnpicklingError):
-            torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
+    with pytest.raises(pickle.UnpicklingError):
+        torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
 
 
-@pytest.mark.claim("modules.whole-model-torch-load", as_written=True, wrong_on=">=2.6")
+@pytest.mark.claim("modules.whole-model-torch-load", as_written=True, raises=pickle.UnpicklingError, match=r"Weights only load failed")
 def test_plain_torch_load_of_whole_model_as_written(tmp_path):
     """Material: torch.load(path), weights_only not given, returns the saved module.
     True from 2.6 on: the default weights_only=True refuses it."""

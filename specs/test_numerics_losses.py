@@ -339,7 +339,7 @@ def test_label_shape_mismatches_raise_or_warn():
     torch.testing.assert_close(soft, torch.tensor(math.log(c)))
 
 
-@pytest.mark.claim("tensors.broadcast-n-vs-n1", as_written=True)
+@pytest.mark.claim("tensors.broadcast-n-vs-n1", as_written=True, raises=RuntimeError, match=r"must match the size of tensor")
 def test_as_written_n_labels_broadcast_with_n_by_c_output():
     """Material: (N,C) output minus (N,) labels broadcasts to (N,N).  True: it raises."""
     out, labels = torch.zeros(4, 3), torch.zeros(4)

@@ -88,7 +88,7 @@ def test_an_n_label_against_an_n_by_c_output_raises():
         torch.randn(n, c) - torch.randn(n)
 
 
-@pytest.mark.claim("tensors.broadcast-n-vs-n1", as_written=True)
+@pytest.mark.claim("tensors.broadcast-n-vs-n1", as_written=True, raises=RuntimeError, match=r"must match the size of tensor")
 def test_as_written_n_label_with_n_by_c_output_broadcasts_to_n_by_n():
     """Material: an (N,) label and an (N, C) output broadcast to (N, N).
     True: for C = 3, N = 4 this raises."""

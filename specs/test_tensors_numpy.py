@@ -134,7 +134,7 @@ def test_negative_slice_steps_are_rejected_by_torch():
     np.testing.assert_array_equal(torch.flip(t, dims=(0,)).numpy(), a[::-1])
 
 
-@pytest.mark.claim("tensors.indexing-matches-numpy", as_written=True)
+@pytest.mark.claim("tensors.indexing-matches-numpy", as_written=True, raises=ValueError, match=r"step must be greater than zero")
 def test_as_written_negative_step_slicing_works_like_numpy():
     """Material: tensor indexing follows NumPy's.
     True: torch rejects t[::-1]."""

@@ -77,7 +77,7 @@ def test_an_as_written_spec_that_passes_fails_the_run_and_flags_the_claim_change
     scratch.makepyfile(test_specs=SPECS.replace("== 1, \"the material", "== 2, \"the material"))
     result = run(scratch)
     result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*CHANGED VERDICTS on torch*", "*tensors.wrong*as-written spec*passed*"])
+    result.stdout.fnmatch_lines(["*CHANGED VERDICTS on torch*", "*tensors.wrong*contradiction*all held*"])
 
 
 def test_a_failing_truth_spec_flags_the_claim_as_changed_naming_the_torch_version(scratch):
@@ -115,8 +115,9 @@ def test_the_scoreboard_counts_verdicts_and_outcomes_by_topic(scratch):
     out = result.stdout.str()
     assert "torchclaims scoreboard" in out
     result.stdout.fnmatch_lines(["*✓ tensors.right*confirmed*", "*✓ tensors.wrong*refuted*", "*? tensors.later*pending*"])
-    # topic, claims, confirmed, refuted, partly, version-dep, gpu-only, not-checkable, pending, reproduced, changed, skipped
-    result.stdout.fnmatch_lines(["*tensors*3*1*1*0*0*0*0*1*2*0*0*"])
+    # topic, claims, confirmed, refuted, partly, version-dep, gpu-only, not-checkable, pending,
+    # reproduced, changed, broken, n/a, skipped
+    result.stdout.fnmatch_lines(["*tensors*3*1*1*0*0*0*0*1*2*0*0*0*0*"])
     result.stdout.fnmatch_lines(["*1 claims pending*"])
 
 
@@ -132,15 +133,19 @@ def test_the_json_report_matches_its_schema(scratch):
     outcomes.validate_report(data)
     assert data["claims"]["tensors.right"]["outcome"] == "reproduced"
     assert data["claims"]["tensors.later"]["outcome"] == "pending"
-    assert sorted(data["claims"]["tensors.wrong"]["tests"]) == [
-        "test_specs.py::test_wrong_as_written", "test_specs.py::test_wrong_truth"]
+    wrong = data["claims"]["tensors.wrong"]
+    assert [t["id"] for t in wrong["tests"]] == ["test_specs.py::test_wrong_as_written", "test_specs.py::test_wrong_truth"]
+    assert (wrong["material"], wrong["expected"]) == ("wrong", "wrong"), wrong
+    assert [t["result"] for t in wrong["tests"]] == ["failed", "held"], wrong
+    assert data["claims"]["tensors.right"]["material"] == "right"
 
 
 def test_a_malformed_report_is_refused_with_one_line():
     with pytest.raises(ValueError, match=r"not a torchclaims claim report \(claims/x/outcome: 'maybe'"):
         outcomes.validate_report({
-            "schema_version": 1, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
-            "claims": {"x": {"topic": "t", "verdict": "confirmed", "outcome": "maybe", "tests": []}}})
+            "schema_version": outcomes.SCHEMA_VERSION, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
+            "claims": {"x": {"topic": "t", "verdict": "confirmed", "material": "right", "expected": "right",
+                             "outcome": "maybe", "tests": []}}})
 
 
 def test_claim_option_selects_the_specs_of_one_claim(scratch):
@@ -168,16 +173,6 @@ def test_heavy():
     run(scratch, "test_heavy.py", "--full").assert_outcomes(passed=1)
 
 
-def test_a_version_bounded_as_written_spec_is_expected_to_pass_outside_its_range(scratch):
-    scratch.makepyfile(test_versioned='''
-import pytest
-@pytest.mark.claim("tensors.wrong", as_written=True, wrong_on="<1.0")
-def test_material_held_on_this_version():
-    pass
-''')
-    run(scratch, "test_versioned.py").assert_outcomes(passed=1)
-
-
 def test_a_broken_catalog_stops_the_run_with_the_problem(pytester, monkeypatch):
     claims = pytester.mkdir("claims")
     (claims / "tensors.toml").write_text(CATALOG.replace('verdict = "confirmed"', 'verdict = "yes"'), encoding="utf-8")
@@ -201,3 +196,125 @@ def test_right():
     run(scratch, "--claims-report", str(path))
     entry = json.loads(path.read_text(encoding="utf-8"))["claims"]["tensors.right"]
     assert entry["outcome"] == "skipped" and "no_such_package_here" in entry["reason"], entry
+
+
+# ---------------------------------------------------------------- the material's verdict on this torch
+
+def _report(scratch, *args):
+    path = scratch.path / "report.json"
+    result = run(scratch, "--claims-report", str(path), *args)
+    return result, json.loads(path.read_text(encoding="utf-8"))["claims"]
+
+
+MATERIAL_RIGHT = SPECS.replace('== 1, "the material', '== 2, "the material').replace("[1, 2][-1] == 2\n", "[1, 2][-1] == 1\n")
+
+
+def _versioned(scratch, versions):
+    """tensors.wrong becomes version-dependent: the material holds on torch ``versions``."""
+    (scratch.path / "claims" / "tensors.toml").write_text(
+        CATALOG.replace('truth_zh = "实际不是这样"', f'truth_zh = "实际不是这样"\nversions = "{versions}"')
+        .replace('verdict = "refuted"', 'verdict = "version-dependent"'), encoding="utf-8")
+
+
+def test_inside_its_versions_range_the_material_is_expected_to_hold_and_the_truth_to_fail(scratch):
+    _versioned(scratch, ">=1.0")
+    scratch.makepyfile(test_specs=MATERIAL_RIGHT)
+    result, claims = _report(scratch)
+    result.assert_outcomes(passed=2, xfailed=1)   # the truth spec is the expected failure here
+    entry = claims["tensors.wrong"]
+    assert (entry["material"], entry["expected"], entry["outcome"]) == ("right", "right", "reproduced"), entry
+
+
+def test_outside_its_versions_range_the_material_is_expected_to_be_wrong(scratch):
+    _versioned(scratch, "<1.0")
+    result, claims = _report(scratch)
+    result.assert_outcomes(passed=2, xfailed=1)
+    entry = claims["tensors.wrong"]
+    assert (entry["material"], entry["expected"], entry["outcome"]) == ("wrong", "wrong", "reproduced"), entry
+
+
+def test_a_material_holding_where_the_catalog_says_it_is_wrong_is_a_changed_verdict(scratch):
+    scratch.makepyfile(test_specs=MATERIAL_RIGHT)
+    _, claims = _report(scratch)
+    assert (claims["tensors.wrong"]["material"], claims["tensors.wrong"]["outcome"]) == ("right", "changed")
+
+
+def test_as_written_and_truth_both_holding_is_reported_as_a_contradiction(scratch):
+    scratch.makepyfile(test_specs=SPECS.replace('== 1, "the material', '== 2, "the material'))
+    result, claims = _report(scratch)
+    entry = claims["tensors.wrong"]
+    assert (entry["material"], entry["outcome"]) == ("contradiction", "changed"), entry
+    result.stdout.fnmatch_lines(["*tensors.wrong*contradiction: the as-written spec and the truth specs all held*"])
+
+
+def test_a_typo_in_an_as_written_spec_is_broken_not_reproduced(scratch):
+    scratch.makepyfile(test_specs=SPECS.replace("assert [1, 2][-1] == 1,", "assert [1, 2][-1] == one,"))
+    result, claims = _report(scratch)
+    result.assert_outcomes(passed=2, failed=1)  # loud: a failure, never an expected one
+    result.stdout.fnmatch_lines(["*BROKEN SPEC*", "*test_wrong_as_written: NameError: name 'one' is not defined*"])
+    assert (claims["tensors.wrong"]["material"], claims["tensors.wrong"]["outcome"]) == ("broken", "broken")
+
+
+DECLARED = SPECS.replace('''@pytest.mark.claim("tensors.wrong", as_written=True)
+def test_wrong_as_written():
+    assert [1, 2][-1] == 1, "the material says the last element is the first"''', '''@pytest.mark.claim("tensors.wrong", as_written=True, raises=IndexError, match="out of range")
+def test_wrong_as_written():
+    [1, 2][5]''')
+
+
+def test_an_as_written_spec_failing_as_declared_reproduces_its_claim(scratch):
+    scratch.makepyfile(test_specs=DECLARED)
+    result, claims = _report(scratch)
+    result.assert_outcomes(passed=2, xfailed=1)
+    assert claims["tensors.wrong"]["outcome"] == "reproduced"
+
+
+@pytest.mark.parametrize("change", [("[1, 2][5]", "{}['key']"), ('match="out of range"', 'match="elsewhere"')],
+                         ids=["undeclared-exception", "message-not-matching"])
+def test_an_as_written_spec_failing_otherwise_is_broken(scratch, change):
+    scratch.makepyfile(test_specs=DECLARED.replace(*change))
+    result, claims = _report(scratch)
+    result.assert_outcomes(passed=2, failed=1)
+    assert claims["tensors.wrong"]["outcome"] == "broken", claims["tensors.wrong"]
+
+
+def test_a_truth_spec_with_a_name_error_is_broken(scratch):
+    scratch.makepyfile(test_specs=SPECS.replace("assert 1 + 1 == 2", "assert 1 + one == 2"))
+    _, claims = _report(scratch)
+    assert claims["tensors.right"]["outcome"] == "broken", claims["tensors.right"]
+
+
+NEEDS_99 = '''
+import pytest
+@pytest.mark.claim("tensors.right")
+@pytest.mark.needs_torch(">=99.0", reason="the API appears in torch 99")
+def test_right():
+    assert False
+'''
+
+
+def test_a_spec_needing_another_torch_is_not_applicable_with_its_reason(scratch):
+    scratch.makepyfile(test_specs=NEEDS_99)
+    result, claims = _report(scratch, "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*not applicable on torch *: needs torch>=99.0 (the API appears in torch 99)*"])
+    entry = claims["tensors.right"]
+    assert (entry["material"], entry["outcome"]) == ("not-applicable", "not-applicable"), entry
+
+
+REQUIRES_99 = '''
+import pytest
+from torchclaims.versions import require_torch
+require_torch(">=99.0", "the API appears in torch 99")
+
+@pytest.mark.claim("tensors.right")
+def test_right():
+    pass
+'''
+
+
+def test_a_spec_module_needing_another_torch_is_not_applicable(scratch):
+    scratch.makepyfile(test_specs=REQUIRES_99)
+    _, claims = _report(scratch)
+    entry = claims["tensors.right"]
+    assert entry["outcome"] == "not-applicable" and "torch 99" in entry["reason"], entry

@@ -24,8 +24,13 @@ def test_a_bad_range_is_refused(bad):
         in_range(bad, "2.14.1")
 
 
-def test_parse_pads_and_drops_local_tags():
-    assert parse("2.14.1+cu130") == (2, 14, 1) and parse("2.6") == (2, 6, 0)
+def test_parse_drops_local_tags_and_pre_releases():
+    assert parse("2.14.1+cu130") == parse("2.14.1") == parse("2.14.1.dev20260101")
+    assert parse("2.6") == parse("2.6.0") < parse("2.10.0"), "versions compare as releases, not strings"
+
+
+def test_a_nightly_counts_as_its_release():
+    assert in_range(">=2.6", "2.6.0a0+git1234"), "a pre-release of 2.6 is in >=2.6"
 
 
 def test_every_catalogued_version_range_parses():

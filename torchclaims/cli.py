@@ -6,7 +6,6 @@ and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import pathlib
 import sys
@@ -16,13 +15,9 @@ from . import catalog
 SPECS_DIR = catalog.ROOT / "specs"
 
 
-class UsageError(Exception):
-    """A mistake of the user's: printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
+from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
+from .links import file_links  # noqa: F401
+from . import links as _links
 
 
 # ---------------------------------------------------------------- catalog listing
@@ -73,38 +68,7 @@ def cmd_claims(args) -> int:
 
 def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str, bool]]]:
     """Claim id -> [(spec nodeid-like name, as_written)], read from the spec sources (no import)."""
-    links: dict[str, list[tuple[str, bool]]] = {}
-    for path in sorted(specs_dir.glob("test_*.py")):
-        for cid, found in file_links(path, str(path.relative_to(catalog.ROOT))).items():
-            links.setdefault(cid, []).extend(found)
-    return links
-
-
-def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]]]:
-    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)]."""
-    links: dict[str, list[tuple[str, bool]]] = {}
-    tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
-    module_marks = []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
-            module_marks = _claim_calls(node.value)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            marks = module_marks + [m for d in node.decorator_list for m in _claim_calls(d)]
-            for cid, as_written in marks:
-                links.setdefault(cid, []).append((f"{name}::{node.name}", as_written))
-    return links
-
-
-def _claim_calls(node) -> list[tuple[str, bool]]:
-    found = []
-    for call in ast.walk(node):
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "claim"
-                and call.args and isinstance(call.args[0], ast.Constant)):
-            as_written = any(k.arg == "as_written" and isinstance(k.value, ast.Constant) and k.value.value
-                             for k in call.keywords)
-            found.append((call.args[0].value, as_written))
-    return found
+    return _links.spec_links(specs_dir, catalog.ROOT)
 
 
 def cmd_show(args) -> int:
@@ -155,10 +119,9 @@ def collected_links(args: list[str] | None = None) -> dict[str, list[tuple[str, 
         links: dict[str, list[tuple[str, bool]]] = {}
 
         def pytest_collection_modifyitems(self, items):
-            from .plugin import claim_marks
             for item in items:
-                for cid, as_written, _ in claim_marks(item):
-                    self.links.setdefault(cid, []).append((item.nodeid, as_written))
+                for link in _links.claim_marks(item):
+                    self.links.setdefault(link.claim, []).append((item.nodeid, link.as_written))
 
     collector = Collector()
     import contextlib

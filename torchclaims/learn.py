@@ -17,6 +17,8 @@ import pytest
 
 from . import scoreboard, workbook
 from .impl import ENV_VAR
+from .links import claim_marks
+from .state import CATALOG, IMPL
 
 TEXT = {
     "en": {"lesson": "Lesson", "hint": "hint", "claims": "the claims it teaches", "spec": "failing spec",
@@ -56,14 +58,14 @@ class LearnPlugin:
             raise pytest.UsageError(
                 "--learn needs a workbook: add --impl DIR (or set TORCHCLAIMS_IMPL); "
                 "create one with python -m torchclaims workbook init DIR")
-        self.impl = config._torchclaims_impl
+        self.impl = config.stash[IMPL]
         if self.impl.is_reference:
             raise pytest.UsageError("--learn runs against a workbook, not reference_impl/ itself; "
                                     "create one with python -m torchclaims workbook init DIR")
         if getattr(config.option, "numprocesses", None):
             raise pytest.UsageError("--learn runs the lessons in order: drop -n")
         try:
-            self.lessons = workbook.load_lessons(claims=config._torchclaims_catalog)
+            self.lessons = workbook.load_lessons(claims=config.stash[CATALOG])
         except workbook.ManifestError as exc:
             raise pytest.UsageError(f"lessons.toml is broken:\n{exc}") from None
         only = [n for n in os.environ.get(workbook.ONLY_ENV, "").split(",") if n]
@@ -85,15 +87,14 @@ class LearnPlugin:
 
     # -------------------------------------------------------------- selection and order
     def lesson_of(self, item):
-        from .plugin import claim_marks
         if "ref" not in getattr(item, "fixturenames", ()):
             return None
         if any(item.get_closest_marker(m) for m in workbook.HEAVY):
             return None
         marks = claim_marks(item)
-        if not marks or any(aw for _, aw, _ in marks):
+        if not marks or any(link.as_written for link in marks):
             return None
-        cids = [cid for cid, _, _ in marks]
+        cids = [link.claim for link in marks]
         return next((l for l in self.lessons if l.matches(item.nodeid, cids)), None)
 
     @pytest.hookimpl(trylast=True)
@@ -208,7 +209,7 @@ class LearnPlugin:
         tr.write_line(f"{t['hint']}: {first.hint_in(self.lang)}")
         tr.write_line(f"{t['write']}: {', '.join(first.functions)}")
         tr.write_line(f"{t['claims']}:")
-        claims = config._torchclaims_catalog
+        claims = config.stash[CATALOG]
         for cid in first.claims:
             tr.write_line(f"  [{cid}]")
             for line in scoreboard.claim_text(claims[cid], self.lang).splitlines():

@@ -1,31 +1,107 @@
-"""From test reports to claim outcomes, and the JSON claim report.
+"""From test reports to what this run says about each claim, and the JSON claim report.
 
-A claim's outcome in one run:
-- ``reproduced``: every linked spec that ran behaved as the catalog says (truth specs
-  passed, as-written specs failed as expected);
-- ``changed``: a truth spec failed, or an as-written spec passed: the installed torch no
-  longer behaves as catalogued;
-- ``skipped``: every linked spec was skipped (the reason says why: no GPU, no torchvision,
-  a heavy spec in the quick run), none was selected, or the claim is not checkable;
-- ``pending``: the claim has not been verified yet.
+Each linked spec, in one run, ends in one of these **results**:
+
+- ``held``: its assertions held (the test body returned);
+- ``failed``: it failed *for its stated reason*: a truth spec's check failed (AssertionError,
+  pytest.fail, "DID NOT RAISE", or any exception of torch's), an as-written spec failed the
+  way its marker declares (AssertionError by default, or ``raises=``/``match=``);
+- ``broken``: it failed for another reason: an as-written spec raising something it does not
+  declare, a truth spec raising NameError/AttributeError/ImportError/SyntaxError (the spec's
+  own code, not torch's answer), an error in a fixture's setup or teardown;
+- ``skipped`` (with the reason) or ``not-applicable`` (the API it needs does not exist on this
+  torch: ``needs_torch`` marker or ``require_torch``).
+
+From the results of a claim's specs, **the material's verdict on this torch** (``material``):
+
+====================================  ==========================================================
+results that ran                      material
+====================================  ==========================================================
+any spec broken                       ``broken`` (the spec, not torch, must be fixed)
+claim without as-written specs        ``right`` if every truth spec held, else ``wrong``
+every as-written held, a truth failed ``right`` (or no truth spec ran)
+every as-written failed, truths held  ``wrong`` (``partly`` when the entry's verdict is partly)
+as-written held, some others failed   ``partly``
+as-written and truths all held        ``contradiction`` (both cannot be true)
+as-written and a truth all failed     ``contradiction``
+none ran                              ``not-applicable`` if a spec needs another torch, else
+                                      ``skipped`` (no GPU, no torchvision, quick run, ...)
+====================================  ==========================================================
+
+The catalog's **expectation** on this torch (``expected``): confirmed -> right; refuted ->
+wrong; partly -> partly; version-dependent -> right inside its ``versions`` range, wrong
+outside; a refuted or partly entry with a ``versions`` range is right inside it too.
+
+The claim's **outcome** compares the two: ``reproduced`` (material == expected), ``changed``
+(they differ, or a contradiction), ``broken``, ``not-applicable``, ``skipped``, ``pending``.
 """
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import platform
-import sys
+import re
 
 from .catalog import Claim
+from .links import Link
+from .versions import in_range, is_not_applicable
 
-SCHEMA_VERSION = 1
-OUTCOMES = ("reproduced", "changed", "skipped", "pending")
+SCHEMA_VERSION = 2
+OUTCOMES = ("reproduced", "changed", "broken", "not-applicable", "skipped", "pending")
+MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "skipped")
+RESULTS = ("held", "failed", "broken", "skipped", "not-applicable")
+RESULT_KEY = "torchclaims-result"
+LINKS_KEY = "torchclaims"
+
+# A truth spec raising one of these failed in its own code, not in torch's answer.
+SPEC_BUGS = (NameError, AttributeError, ImportError, SyntaxError)
+
+
+def spec_result(links: list[Link], excinfo) -> tuple[str, str]:
+    """(result, detail) of one spec's call phase from its exception info (None: it returned)."""
+    import pytest
+    if excinfo is None:
+        return "held", ""
+    exc = excinfo.value
+    if isinstance(exc, pytest.skip.Exception):
+        reason = str(exc.msg if hasattr(exc, "msg") else exc)
+        return ("not-applicable" if is_not_applicable(reason) else "skipped"), reason
+    first_line = (str(exc).strip().splitlines() or [""])[0][:200]
+    detail = f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
+    as_written = [link for link in links if link.as_written]
+    if as_written:
+        for link in as_written:
+            if not _fails_as_declared(link, exc):
+                expected = _declared(link)
+                return "broken", f"{detail} (the as-written spec declares {expected})"
+        return "failed", detail
+    if isinstance(exc, SPEC_BUGS):
+        return "broken", f"{detail} (an error in the spec's own code, not torch's answer)"
+    return "failed", detail
+
+
+def _fails_as_declared(link: Link, exc: BaseException) -> bool:
+    import pytest
+    if link.raises is None:
+        return isinstance(exc, (AssertionError, pytest.fail.Exception))
+    if not isinstance(exc, link.raises):
+        return False
+    return link.match is None or re.search(link.match, str(exc)) is not None
+
+
+def _declared(link: Link) -> str:
+    if link.raises is None:
+        return "a failed check (AssertionError)"
+    names = link.raises.__name__ if isinstance(link.raises, type) else "/".join(t.__name__ for t in link.raises)
+    return names + (f" matching {link.match!r}" if link.match else "")
 
 
 @dataclasses.dataclass
 class TestResult:
     nodeid: str
     as_written: bool
-    status: str = "passed"   # passed | failed | xfailed | xpassed | skipped | error
+    status: str = "passed"   # pytest's: passed | failed | xfailed | xpassed | skipped | error
+    result: str = "held"     # ours: one of RESULTS
     reason: str = ""
 
 
@@ -41,25 +117,43 @@ class Results:
         """A spec file skipped whole reports no test: read its claim links from the source."""
         if not (report.skipped and report.nodeid.endswith(".py")):
             return
-        from .cli import file_links
+        from .links import file_links
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        result = "not-applicable" if is_not_applicable(reason) else "skipped"
         for cid, found in file_links(rootdir / report.nodeid, report.nodeid).items():
             self.skipped_files.setdefault(cid, []).extend(
-                TestResult(name, as_written, "skipped", reason.removeprefix("Skipped: ")) for name, as_written in found)
+                TestResult(name, as_written, "skipped", result, reason) for name, as_written in found)
 
     def add(self, report) -> None:
-        links = dict(report.user_properties).get("torchclaims")
+        props = dict(report.user_properties)
+        links = props.get(LINKS_KEY)
         if not links:
             return
         status, reason = _status(report)
         if status is None:
             return
+        ours = props.get(RESULT_KEY)
+        if status == "error":
+            result, reason = "broken", f"error in {report.when}: {_first_line(report)}"
+        elif status == "skipped":
+            result = "not-applicable" if is_not_applicable(reason) else "skipped"
+        elif ours:
+            result, detail = ours
+            reason = detail or reason
+        else:
+            result = "held"
         for cid, as_written in links:
             tests = self.by_claim.setdefault(cid, {})
-            result = tests.setdefault(report.nodeid, TestResult(report.nodeid, as_written))
+            test = tests.setdefault(report.nodeid, TestResult(report.nodeid, as_written))
             # The worst phase wins: an error in teardown spoils a passed call.
-            if _rank(status) >= _rank(result.status):
-                result.status, result.reason = status, reason
+            if _rank(status) >= _rank(test.status):
+                test.status, test.result, test.reason = status, result, reason
+
+
+def _first_line(report) -> str:
+    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+    return crash.message.splitlines()[0][:200] if crash is not None and crash.message else ""
 
 
 _RANKS = {"passed": 0, "xfailed": 1, "skipped": 1, "xpassed": 2, "failed": 3, "error": 4}
@@ -89,48 +183,103 @@ def _status(report) -> tuple[str | None, str]:
     return None, ""
 
 
+def expected(claim: Claim, torch_version: str) -> str | None:
+    """What the catalog expects the material's verdict to be on ``torch_version`` (None: no
+    expectation, the claim is not checked by a spec)."""
+    if claim.verdict in ("pending", "not-checkable"):
+        return None
+    if claim.versions and in_range(claim.versions, torch_version):
+        return "right"
+    return {"confirmed": "right", "refuted": "wrong", "partly": "partly",
+            "version-dependent": "wrong"}.get(claim.verdict)
+
+
+def material(claim: Claim, tests: list[TestResult]) -> tuple[str, str]:
+    """The material's verdict on this run's torch from its specs' results, and why (the module
+    docstring has the table)."""
+    broken = [t for t in tests if t.result == "broken"]
+    if broken:
+        return "broken", f"{broken[0].nodeid}: {broken[0].reason}"
+    ran = [t for t in tests if t.result in ("held", "failed")]
+    if not ran:
+        if claim.verdict == "not-checkable" and not tests:
+            return "skipped", "not checkable (the catalog's truth says why: python -m torchclaims show ID)"
+        if not tests:
+            return "skipped", "no spec selected in this run"
+        na = [t for t in tests if t.result == "not-applicable"]
+        return ("not-applicable", na[0].reason) if na else ("skipped", tests[0].reason)
+    truths = [t for t in ran if not t.as_written]
+    written = [t for t in ran if t.as_written]
+    truth_held = all(t.result == "held" for t in truths) if truths else None
+    truth_failed = next((t for t in truths if t.result == "failed"), None)
+    has_as_written = any(t.as_written for t in tests)
+    if not has_as_written:
+        if truth_held:
+            return "right", ""
+        return "wrong", f"truth spec {truth_failed.nodeid} failed: {truth_failed.reason}"
+    wrong = "partly" if claim.verdict == "partly" else "wrong"
+    if not written:  # its as-written specs did not run: the truth specs alone decide
+        return (wrong, "") if truth_held else ("right", f"truth spec {truth_failed.nodeid} failed")
+    held = [t for t in written if t.result == "held"]
+    if len(held) == len(written):
+        if truth_held:
+            return "contradiction", f"contradiction: the as-written spec and the truth specs all held ({held[0].nodeid})"
+        return "right", f"as-written spec {held[0].nodeid} held"
+    if not held:
+        if truth_held is False:
+            return "contradiction", (f"contradiction: the as-written spec and a truth spec both failed "
+                                     f"({written[0].nodeid}, {truth_failed.nodeid})")
+        return wrong, ""
+    return "partly", f"as-written spec {held[0].nodeid} held, {next(t for t in written if t.result == 'failed').nodeid} failed"
+
+
 @dataclasses.dataclass
 class ClaimOutcome:
     claim: Claim
     outcome: str
     reason: str = ""
     tests: list[TestResult] = dataclasses.field(default_factory=list)
+    material: str = "skipped"
+    expected: str | None = None
 
 
-def classify(claim: Claim, tests: list[TestResult], as_written_mode: bool) -> tuple[str, str]:
+def classify(claim: Claim, tests: list[TestResult], torch_version: str) -> ClaimOutcome:
     if claim.verdict == "pending":
-        return "pending", "not verified yet"
-    ran = [t for t in tests if t.status != "skipped"]
-    for t in ran:
-        if t.status == "error":
-            return "changed", f"{t.nodeid} errored"
-        if not t.as_written and t.status in ("failed", "xpassed"):
-            return "changed", f"truth spec {t.nodeid} failed"
-        if t.as_written and (t.status == "xpassed" or (as_written_mode and t.status == "passed")):
-            return "changed", f"as-written spec {t.nodeid} passed: the material now holds"
-    if claim.verdict == "not-checkable" and not tests:
-        return "skipped", "not checkable (the catalog's truth says why: python -m torchclaims show ID)"
-    if not tests:
-        return "skipped", "no spec selected in this run"
-    if not ran:
-        return "skipped", tests[0].reason
-    return "reproduced", ""
+        return ClaimOutcome(claim, "pending", "not verified yet", tests, "skipped", None)
+    said, why = material(claim, tests)
+    want = expected(claim, torch_version)
+    if said in ("broken", "not-applicable", "skipped"):
+        outcome = said
+    elif said == "contradiction" or (want is not None and said != want):
+        outcome = "changed"
+        if said != "contradiction":
+            why = (f"{why}; " if why else "") + f"the material is {said} on torch {torch_version}, the catalog expects {want}"
+    else:
+        outcome = "reproduced"
+    return ClaimOutcome(claim, outcome, why, tests, said, want)
 
 
-def summarize(claims: dict[str, Claim], results: Results, as_written_mode: bool = False) -> list[ClaimOutcome]:
+def summarize(claims: dict[str, Claim], results: Results, torch_version: str | None = None) -> list[ClaimOutcome]:
+    if torch_version is None:
+        import torch
+        torch_version = torch.__version__
     summary = []
     for cid, claim in claims.items():
         tests = list(results.by_claim.get(cid, {}).values()) + results.skipped_files.get(cid, [])
-        outcome, reason = classify(claim, tests, as_written_mode)
-        summary.append(ClaimOutcome(claim, outcome, reason, tests))
+        summary.append(classify(claim, tests, torch_version))
     return summary
 
 
 def environment() -> dict:
     import torch
     cuda = torch.cuda.is_available()
+    try:  # the installed distribution, read without importing it (an import here would register its ops twice)
+        vision = importlib.metadata.version("torchvision")
+    except importlib.metadata.PackageNotFoundError:
+        vision = None
     return {
         "torch": torch.__version__,
+        "torchvision": vision,
         "python": platform.python_version(),
         "platform": platform.platform(),
         "machine": platform.machine(),
@@ -148,9 +297,14 @@ def json_report(summary: list[ClaimOutcome], claims: dict[str, Claim], argv: lis
             o.claim.id: {
                 "topic": o.claim.topic,
                 "verdict": o.claim.verdict,
+                "source": list(o.claim.source),
+                "material": o.material,
+                "expected": o.expected,
                 "outcome": o.outcome,
                 "reason": o.reason,
-                "tests": sorted(t.nodeid for t in o.tests),
+                "tests": [{"id": t.nodeid, "as_written": t.as_written, "status": t.status,
+                           "result": t.result, "reason": t.reason}
+                          for t in sorted(o.tests, key=lambda t: t.nodeid)],
             }
             for o in summary
         },
@@ -165,6 +319,7 @@ REPORT_SCHEMA = {
     "properties": {
         "schema_version": {"const": SCHEMA_VERSION},
         "torch": {"type": "string"},
+        "torchvision": {"type": ["string", "null"]},
         "python": {"type": "string"},
         "platform": {"type": "string"},
         "machine": {"type": "string"},
@@ -175,14 +330,28 @@ REPORT_SCHEMA = {
             "type": "object",
             "additionalProperties": {
                 "type": "object",
-                "required": ["topic", "verdict", "outcome", "tests"],
+                "required": ["topic", "verdict", "material", "expected", "outcome", "tests"],
                 "properties": {
                     "topic": {"type": "string"},
                     "verdict": {"enum": ["confirmed", "refuted", "partly", "version-dependent",
                                          "gpu-only", "not-checkable", "pending"]},
+                    "source": {"type": "array", "items": {"type": "string"}},
+                    "material": {"enum": list(MATERIAL)},
+                    "expected": {"enum": ["right", "wrong", "partly", None]},
                     "outcome": {"enum": list(OUTCOMES)},
                     "reason": {"type": "string"},
-                    "tests": {"type": "array", "items": {"type": "string"}},
+                    "tests": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["id", "as_written", "status", "result"],
+                        "properties": {
+                            "id": {"type": "string"},
+                            "as_written": {"type": "boolean"},
+                            "status": {"enum": list(_RANKS)},
+                            "result": {"enum": list(RESULTS)},
+                            "reason": {"type": "string"},
+                        },
+                        "additionalProperties": False,
+                    }},
                 },
                 "additionalProperties": False,
             },

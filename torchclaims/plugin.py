@@ -1,20 +1,28 @@
-"""The pytest plugin: claim markers, as-written specs, the scoreboard and the JSON report."""
+"""The pytest plugin: claim markers, as-written specs, the scoreboard and the JSON report.
+
+Its state lives in ``config.stash`` under the typed keys below; specs reach the reference
+implementation only through the ``ref`` fixture it provides.
+"""
 from __future__ import annotations
 
 import json
 import os
-import platform
 import sys
 
 import pytest
 
-from . import catalog, outcomes, scoreboard
+from . import catalog, learn, mutants, outcomes, scoreboard
 from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
-from .versions import torch_in
+from .links import claim_marks
+from .state import CATALOG, IMPL, RESULTS
+from .versions import not_applicable_reason, torch_in
 
 HEAVY_MARKERS = ("slow", "compile", "distributed")
 MARKERS = {
-    "claim(id, as_written=False, wrong_on=None): links the spec to a catalogued claim",
+    "claim(id, as_written=False, raises=None, match=None): links the spec to a catalogued claim; "
+    "an as-written spec fails with AssertionError, or with raises= (matching match=)",
+    "needs_torch(range, reason): the spec's API exists only on torch in this range; elsewhere the spec "
+    "is not applicable (skipped with the reason)",
     "gpu: needs CUDA; skipped with a reason where it is absent",
     "slow: takes more than a second or two; skipped by the quick run (use --full or -m slow)",
     "compile: uses torch.compile; skipped by the quick run (use --full or -m compile)",
@@ -22,7 +30,6 @@ MARKERS = {
     "property: a hypothesis property test",
     "benchmark: a measurement, not a check",
 }
-PROPERTY_KEY = "torchclaims"
 
 
 def pytest_addoption(parser):
@@ -51,26 +58,24 @@ def pytest_configure(config):
     for line in MARKERS:
         config.addinivalue_line("markers", line)
     try:
-        config._torchclaims_catalog = catalog.load()
+        config.stash[CATALOG] = catalog.load()
     except catalog.CatalogError as exc:
         raise pytest.UsageError(f"the claim catalog is broken:\n{exc}") from None
     impl_dir = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_ROOT
     try:
-        config._torchclaims_impl = Impl(impl_dir)
+        config.stash[IMPL] = Impl(impl_dir)
     except ImplError as exc:
         raise pytest.UsageError(str(exc)) from None
     if config.getoption("--mutant"):
-        from . import mutants
         registry = mutants.load_all()
         name = config.getoption("--mutant")
         if name not in registry:
             raise pytest.UsageError(f"unknown mutant {name!r}; see python -m torchclaims mutants --list")
         registry[name].apply()
-    config._torchclaims_results = outcomes.Results()
+    config.stash[RESULTS] = outcomes.Results()
     if config.getoption("--learn"):
-        from . import learn  # the workbook's lesson runner (its own hooks)
         config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")
-    config.pluginmanager.register(_Recorder(config._torchclaims_results, config.rootpath), "torchclaims-recorder")
+    config.pluginmanager.register(_Recorder(config.stash[RESULTS], config.rootpath), "torchclaims-recorder")
 
 
 class _Recorder:
@@ -87,25 +92,12 @@ class _Recorder:
         self.results.add_collect(report, self.rootdir)
 
 
-def claim_marks(item) -> list[tuple[str, bool, str | None]]:
-    """(claim id, is as-written, wrong_on range) for each claim marker of ``item``."""
-    marks = []
-    for mark in item.iter_markers("claim"):
-        if len(mark.args) != 1 or not isinstance(mark.args[0], str):
-            raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.claim('topic.slug')")
-        unknown = set(mark.kwargs) - {"as_written", "wrong_on"}
-        if unknown:
-            raise pytest.UsageError(f"{item.nodeid}: unknown claim marker arguments {sorted(unknown)}")
-        marks.append((mark.args[0], bool(mark.kwargs.get("as_written", False)), mark.kwargs.get("wrong_on")))
-    return marks
-
-
 def _selected_by_claims(marks, wanted: list[str]) -> bool:
-    return any(cid in wanted or cid.split(".")[0] in wanted for cid, _, _ in marks)
+    return any(link.claim in wanted or link.claim.split(".")[0] in wanted for link in marks)
 
 
 def pytest_collection_modifyitems(session, config, items):
-    claims = config._torchclaims_catalog
+    claims = config.stash[CATALOG]
     wanted = config.getoption("--claim")
     for name in wanted:
         if name not in claims and name not in catalog.topics(claims):
@@ -114,23 +106,38 @@ def pytest_collection_modifyitems(session, config, items):
     as_written_mode = config.getoption("--as-written")
     run_heavy = config.getoption("--full") or bool(config.option.markexpr)
     import torch
+    version = torch.__version__
     cuda = torch.cuda.is_available()
+    marks_of = {item.nodeid: claim_marks(item) for item in items}
+    with_as_written = {link.claim for marks in marks_of.values() for link in marks if link.as_written}
     kept, dropped = [], []
     for item in items:
-        marks = claim_marks(item)
-        for cid, _, _ in marks:
-            if cid not in claims:
-                unknown.append(f"{item.nodeid}: unknown claim id {cid!r}")
+        marks = marks_of[item.nodeid]
+        for link in marks:
+            if link.claim not in claims:
+                unknown.append(f"{item.nodeid}: unknown claim id {link.claim!r}")
         if wanted and not _selected_by_claims(marks, wanted):
             dropped.append(item)
             continue
         kept.append(item)
-        item.user_properties.append((PROPERTY_KEY, [[cid, aw] for cid, aw, _ in marks]))
-        for cid, as_written, wrong_on in marks:
-            if as_written and cid in claims and not as_written_mode:
-                if wrong_on is None or torch_in(wrong_on):
-                    item.add_marker(pytest.mark.xfail(
-                        strict=True, reason=f"[{cid}] the material is wrong here: {claims[cid].truth}"))
+        item.user_properties.append((outcomes.LINKS_KEY, [[link.claim, link.as_written] for link in marks]))
+        for mark in item.iter_markers("needs_torch"):
+            if len(mark.args) != 1 or "reason" not in mark.kwargs:
+                raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.needs_torch('>=2.0', reason='...')")
+            if not torch_in(mark.args[0]):
+                item.add_marker(pytest.mark.skip(reason=not_applicable_reason(mark.args[0], mark.kwargs["reason"])))
+        for link in marks:
+            claim = claims.get(link.claim)
+            if claim is None or as_written_mode:
+                continue
+            want = outcomes.expected(claim, version)
+            if link.as_written and want != "right":
+                item.add_marker(pytest.mark.xfail(
+                    strict=True, reason=f"[{claim.id}] the material is wrong here: {claim.truth}"))
+            elif not link.as_written and want == "right" and claim.id in with_as_written:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=(
+                    f"[{claim.id}] on torch {version} the material holds (it does on torch{claim.versions}); "
+                    "this truth spec describes the other releases")))
         if item.get_closest_marker("gpu") and not cuda:
             item.add_marker(pytest.mark.skip(reason="needs CUDA: no GPU on this machine"))
         heavy = [m for m in HEAVY_MARKERS if item.get_closest_marker(m)]
@@ -144,26 +151,46 @@ def pytest_collection_modifyitems(session, config, items):
         items[:] = kept
 
 
-@pytest.hookimpl(wrapper=True)
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
+    """Record whether the spec held, failed for its stated reason, or broke; a broken
+    as-written spec is a loud failure, never an expected one."""
     report = yield
-    if report.failed and call.when == "call":
-        claims = item.config._torchclaims_catalog
+    if call.when != "call":
+        return report
+    marks = claim_marks(item)
+    if not marks:
+        return report
+    result, detail = outcomes.spec_result(marks, call.excinfo)
+    report.user_properties.append((outcomes.RESULT_KEY, [result, detail]))
+    if result == "broken" and hasattr(report, "wasxfail"):
+        del report.wasxfail
+        report.outcome = "failed"
+    if report.failed:
+        claims = item.config.stash[CATALOG]
         lang = item.config.getoption("--lang")
-        for cid, as_written, _ in claim_marks(item):
-            claim = claims.get(cid)
-            if claim is None:
-                continue
-            report.sections.append((f"claim {cid}", scoreboard.claim_text(claim, lang, as_written)))
+        if result == "broken":
+            report.sections.append(("torchclaims: BROKEN SPEC", f"{item.nodeid}: {detail}"))
+        for link in marks:
+            claim = claims.get(link.claim)
+            if claim is not None:
+                report.sections.append((f"claim {link.claim}", scoreboard.claim_text(claim, lang, link.as_written)))
     return report
+
+
+@pytest.fixture(scope="session")
+def ref(request):
+    """The reference implementation (reference_impl/), or the learner's --impl folder: the one
+    seam between specs and the code they check. Session-scoped: one Impl for the whole run."""
+    return request.config.stash[IMPL]
 
 
 def pytest_report_header(config):
     import torch
-    impl = config._torchclaims_impl
+    impl = config.stash[IMPL]
     lines = [
         f"torchclaims: torch {torch.__version__}, CUDA {'available: ' + torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'absent'}, "
-        f"{len(config._torchclaims_catalog)} claims, impl {'reference_impl' if impl.is_reference else impl.root}",
+        f"{len(config.stash[CATALOG])} claims, impl {'reference_impl' if impl.is_reference else impl.root}",
     ]
     mode = []
     if config.getoption("--as-written"):
@@ -184,11 +211,11 @@ def _is_worker(config) -> bool:
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if _is_worker(config) or config.getoption("--collect-only"):
         return
-    if config.getoption("--learn") or not config._torchclaims_results.by_claim:
+    results = config.stash[RESULTS]
+    if config.getoption("--learn") or not (results.by_claim or results.skipped_files):
         return  # no claim-linked spec ran (e.g. only the tooling tests)
-    summary = outcomes.summarize(config._torchclaims_catalog, config._torchclaims_results,
-                                 as_written_mode=config.getoption("--as-written"))
-    scoreboard.render(terminalreporter, summary, config._torchclaims_catalog,
+    summary = outcomes.summarize(config.stash[CATALOG], results)
+    scoreboard.render(terminalreporter, summary, config.stash[CATALOG],
                       lang=config.getoption("--lang"),
                       detail=config.getoption("--claims-detail"),
                       verbosity=config.getoption("verbose"),
@@ -200,9 +227,8 @@ def pytest_sessionfinish(session, exitstatus):
     path = config.getoption("--claims-report")
     if _is_worker(config) or not path or config.getoption("--collect-only"):
         return
-    summary = outcomes.summarize(config._torchclaims_catalog, config._torchclaims_results,
-                                 as_written_mode=config.getoption("--as-written"))
-    report = outcomes.json_report(summary, config._torchclaims_catalog, argv=sys.argv[1:])
+    summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS])
+    report = outcomes.json_report(summary, config.stash[CATALOG], argv=sys.argv[1:])
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(report, fh, indent=1, ensure_ascii=False)
         fh.write("\n")

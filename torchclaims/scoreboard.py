@@ -13,7 +13,9 @@ LABELS = {
         "confirmed": "confirmed", "refuted": "refuted", "partly": "partly",
         "version-dependent": "version-dep", "gpu-only": "gpu-only",
         "not-checkable": "not-checkable", "pending": "pending",
-        "reproduced": "reproduced", "changed": "CHANGED", "skipped": "skipped",
+        "reproduced": "reproduced", "changed": "CHANGED", "broken": "BROKEN", "not-applicable": "n/a",
+        "skipped": "skipped",
+        "broken_title": "BROKEN SPECS: these failed for a reason other than the one they state; fix the spec",
         "says": "the material says", "truth": "what is true", "source": "source",
         "as_written": "this spec encodes the material's statement, which is wrong",
         "changed_title": "CHANGED VERDICTS on torch {torch}: the installed torch no longer behaves as catalogued",
@@ -27,7 +29,9 @@ LABELS = {
         "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
         "version-dependent": "随版本", "gpu-only": "仅GPU",
         "not-checkable": "无法检验", "pending": "待核实",
-        "reproduced": "已复现", "changed": "已改变", "skipped": "跳过",
+        "reproduced": "已复现", "changed": "已改变", "broken": "用例损坏", "not-applicable": "不适用",
+        "skipped": "跳过",
+        "broken_title": "用例损坏：以下用例失败的原因不是其声明的原因，需要修正用例本身",
         "says": "资料的说法", "truth": "实际情况", "source": "出处",
         "as_written": "此用例按资料原意编写，而资料的说法有误",
         "changed_title": "torch {torch} 上判定已改变：当前 torch 的行为与目录记录不符",
@@ -36,7 +40,7 @@ LABELS = {
         "claims_title": "论断列表",
     },
 }
-SYMBOLS = {"reproduced": "✓", "changed": "✗", "skipped": "s", "pending": "?"}
+SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "-", "skipped": "s", "pending": "?"}
 VERDICT_COLUMNS = [v for v in VERDICTS if v != "pending"] + ["pending"]
 
 
@@ -59,8 +63,9 @@ def table_rows(summary) -> tuple[list[str], list[list[str]]]:
     by_topic = collections.defaultdict(list)
     for o in summary:
         by_topic[o.claim.topic].append(o)
-    header = ["topic", "claims"] + VERDICT_COLUMNS + ["reproduced", "changed", "skipped"]
-    keys = header[:2] + [f"verdict:{v}" for v in VERDICT_COLUMNS] + ["outcome:reproduced", "outcome:changed", "outcome:skipped"]
+    header = ["topic", "claims"] + VERDICT_COLUMNS + ["reproduced", "changed", "broken", "not-applicable", "skipped"]
+    keys = header[:2] + [f"verdict:{v}" for v in VERDICT_COLUMNS] + [
+        "outcome:reproduced", "outcome:changed", "outcome:broken", "outcome:not-applicable", "outcome:skipped"]
     rows = []
     totals = collections.Counter()
     for topic in sorted(by_topic):
@@ -94,7 +99,8 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
             if o.claim.topic != topic:
                 topic = o.claim.topic
                 console.print(f"[bold]{topic}[/bold]")
-            style = {"changed": "bold red", "skipped": "yellow", "pending": "magenta"}.get(o.outcome, "green")
+            style = {"changed": "bold red", "broken": "bold red", "skipped": "yellow", "not-applicable": "yellow",
+                     "pending": "magenta"}.get(o.outcome, "green")
             verdict = t[o.claim.verdict]
             line = f"  [{style}]{SYMBOLS[o.outcome]}[/{style}] {o.claim.id:<48} {verdict:<13} {o.claim.source_text}"
             console.print(line, overflow="fold")
@@ -111,7 +117,7 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
                       style="bold" if row[0] == "total" else None)
     console.print(table)
 
-    skipped = collections.Counter(o.reason for o in shown if o.outcome == "skipped")
+    skipped = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable"))
     if skipped:
         console.print(f"[yellow]{t['skipped_title']}[/yellow]")
         for reason, n in skipped.most_common():
@@ -119,6 +125,11 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
     pending = sum(o.outcome == "pending" for o in shown)
     if pending:
         console.print(f"[magenta]{t['gaps'].format(n=pending)}[/magenta]")
+    broken = [o for o in shown if o.outcome == "broken"]
+    if broken:
+        console.rule(f"[bold red]{t['broken_title']}[/bold red]")
+        for o in broken:
+            console.print(f"[bold red]! {o.claim.id}[/bold red]: {o.reason}", overflow="fold")
     changed = [o for o in shown if o.outcome == "changed"]
     if changed:
         console.rule(f"[bold red]{t['changed_title'].format(torch=torch.__version__)}[/bold red]")

@@ -1,47 +1,71 @@
-"""Version-aware expectations: where a claim's truth depends on the torch version."""
+"""Torch versions and ranges, read with ``packaging`` (PEP 440: pre-releases and local tags included).
+
+A range is a ``SpecifierSet`` such as ``">=2.6"`` or ``">=2.0,<2.10"``. Local tags (``+cu130``,
+``+cpu``) are ignored and a pre-release (``2.6.0a0+git``) counts as its release, so a nightly
+of 2.6 is in ``">=2.6"``.
+"""
 from __future__ import annotations
 
 import functools
-import re
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+# The prefix of every skip reason that means "this spec's API does not exist on this torch".
+NOT_APPLICABLE = "not applicable on torch"
 
 
-def parse(version: str) -> tuple[int, ...]:
-    """'2.14.1+cu130' -> (2, 14, 1); pre-release tags are dropped."""
-    numbers = re.match(r"\d+(?:\.\d+)*", version)
-    if not numbers:
-        raise ValueError(f"not a version: {version!r}")
-    parts = tuple(int(p) for p in numbers.group().split("."))
-    return parts + (0,) * (3 - len(parts))
+def parse(version: str) -> Version:
+    """'2.14.1+cu130' -> Version('2.14.1'): the release, without local tag or pre-release."""
+    try:
+        return Version(Version(version).base_version)
+    except InvalidVersion:
+        raise ValueError(f"not a version: {version!r}") from None
+
+
+def specifier(spec: str) -> SpecifierSet:
+    """A version range, or ValueError naming it."""
+    try:
+        parsed = SpecifierSet(spec)
+    except InvalidSpecifier:
+        raise ValueError(f"bad version range {spec!r} (write e.g. '>=2.6' or '>=2.0,<2.10')") from None
+    if not str(parsed):
+        raise ValueError(f"bad version range {spec!r}: empty")
+    return parsed
 
 
 @functools.cache
-def installed_torch() -> tuple[int, ...]:
+def installed_torch() -> Version:
     """The installed torch's version (imported lazily: the report tools run without torch)."""
     import torch
     return parse(torch.__version__)
 
 
-_OPS = {
-    ">=": lambda a, b: a >= b, ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-}
-
-
-def in_range(spec: str, version: tuple[int, ...] | str) -> bool:
-    """Whether ``version`` satisfies ``spec``, e.g. ``">=2.6,<2.9"``."""
+def in_range(spec: str, version: Version | str) -> bool:
+    """Whether ``version`` satisfies ``spec``, e.g. ``in_range(">=2.6,<2.9", "2.7.1")``."""
     if isinstance(version, str):
         version = parse(version)
-    for clause in filter(None, (c.strip() for c in spec.split(","))):
-        match = re.fullmatch(r"(>=|<=|==|!=|>|<)\s*(\S+)", clause)
-        if not match:
-            raise ValueError(f"bad version clause {clause!r} in {spec!r}")
-        op, bound = match.groups()
-        if not _OPS[op](version, parse(bound)):
-            return False
-    return True
+    return specifier(spec).contains(version, prereleases=True)
 
 
 def torch_in(spec: str) -> bool:
     """Whether the installed torch satisfies ``spec``: ``torch_in(">=2.6")``."""
     return in_range(spec, installed_torch())
+
+
+def not_applicable_reason(spec: str, why: str) -> str:
+    """The skip reason of a spec whose API this torch lacks (the report reads it as not applicable)."""
+    import torch
+    return f"{NOT_APPLICABLE} {torch.__version__}: needs torch{spec} ({why})"
+
+
+def is_not_applicable(reason: str) -> bool:
+    return reason.startswith(NOT_APPLICABLE)
+
+
+def require_torch(spec: str, why: str) -> None:
+    """At the top of a spec module whose API appeared in ``spec``: skip the module as not
+    applicable on other versions (``pytest.skip(allow_module_level=True)``)."""
+    if not torch_in(spec):
+        import pytest
+        pytest.skip(not_applicable_reason(spec, why), allow_module_level=True)

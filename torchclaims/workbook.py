@@ -33,8 +33,9 @@ import sys
 import time
 import tomllib
 
+from . import catalog
 from .catalog import ROOT
-from .cli import UsageError
+from .errors import UsageError
 
 REFERENCE_DIR = ROOT / "reference_impl"
 LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
@@ -86,7 +87,6 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ManifestError(f"{path}: {exc}") from None
     if claims is None:
-        from . import catalog
         claims = catalog.load()
     lessons, problems, seen_functions = [], [], {}
     for number, entry in enumerate(data.get("lesson", []), start=1):

@@ -1,0 +1,86 @@
+"""Claim links: which spec checks which claim, read from the ``claim`` marker.
+
+One reader for both ways of looking: ``claim_marks(item)`` on a collected pytest item (the
+plugin, ``check``), and ``file_links(path)`` on a spec file's source without importing it
+(the report of a file skipped whole at collection, the command line's ``show``).
+
+    @pytest.mark.claim("tensors.view-shares-storage")                  # a truth spec
+    @pytest.mark.claim("autograd.x", as_written=True)                  # the material's statement:
+                                                                       #   fails with AssertionError
+    @pytest.mark.claim("autograd.y", as_written=True, raises=RuntimeError, match="leaf")
+                                                                       #   fails with this exception
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import pathlib
+
+MARKER_ARGS = {"as_written", "raises", "match"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Link:
+    claim: str
+    as_written: bool = False
+    # What the as-written spec's failure looks like: an exception type (or tuple) and a
+    # regular expression its message must match. None: a failed check (AssertionError,
+    # pytest.fail, pytest.raises' "DID NOT RAISE").
+    raises: type | tuple[type, ...] | None = None
+    match: str | None = None
+
+
+def claim_marks(item) -> list[Link]:
+    """The claim links of a collected pytest item, one per ``claim`` marker."""
+    import pytest
+    links = []
+    for mark in item.iter_markers("claim"):
+        if len(mark.args) != 1 or not isinstance(mark.args[0], str):
+            raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.claim('topic.slug')")
+        unknown = set(mark.kwargs) - MARKER_ARGS
+        if unknown:
+            raise pytest.UsageError(f"{item.nodeid}: unknown claim marker arguments {sorted(unknown)}")
+        as_written = bool(mark.kwargs.get("as_written", False))
+        raises, match = mark.kwargs.get("raises"), mark.kwargs.get("match")
+        if (raises is not None or match is not None) and not as_written:
+            raise pytest.UsageError(f"{item.nodeid}: raises=/match= belong on an as_written=True claim marker")
+        if match is not None and raises is None:
+            raise pytest.UsageError(f"{item.nodeid}: match= needs raises= (the exception type it matches)")
+        links.append(Link(mark.args[0], as_written, raises, match))
+    return links
+
+
+def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]]]:
+    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)]."""
+    links: dict[str, list[tuple[str, bool]]] = {}
+    tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
+    module_marks = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+            module_marks = _claim_calls(node.value)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            marks = module_marks + [m for d in node.decorator_list for m in _claim_calls(d)]
+            for cid, as_written in marks:
+                links.setdefault(cid, []).append((f"{name}::{node.name}", as_written))
+    return links
+
+
+def spec_links(specs_dir: pathlib.Path, root: pathlib.Path) -> dict[str, list[tuple[str, bool]]]:
+    """Claim id -> [(spec name, as_written)] over every spec file of ``specs_dir`` (no import)."""
+    links: dict[str, list[tuple[str, bool]]] = {}
+    for path in sorted(specs_dir.glob("test_*.py")):
+        for cid, found in file_links(path, str(path.relative_to(root))).items():
+            links.setdefault(cid, []).extend(found)
+    return links
+
+
+def _claim_calls(node) -> list[tuple[str, bool]]:
+    found = []
+    for call in ast.walk(node):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "claim"
+                and call.args and isinstance(call.args[0], ast.Constant)):
+            as_written = any(k.arg == "as_written" and isinstance(k.value, ast.Constant) and k.value.value
+                             for k in call.keywords)
+            found.append((call.args[0].value, as_written))
+    return found
