@@ -188,3 +188,222 @@ def contiguous_strides_ignore_zero_sizes():
             step *= size
         return tuple(reversed(out))
     mod.contiguous_strides = contiguous_strides
+
+
+# --- creation: values and defaults, not only types -------------------------------------
+
+
+@fault("tensors.as-tensor-shares")
+def as_tensor_always_copies():
+    """torch.as_tensor copies every ndarray and tensor, as torch.tensor does."""
+    tensor = torch.tensor
+
+    def as_tensor(data, dtype=None, device=None):
+        if isinstance(data, torch.Tensor):
+            return data.detach().clone().to(dtype=dtype, device=device)
+        return tensor(data, dtype=dtype, device=device)
+    torch.as_tensor = as_tensor
+
+
+@fault("tensors.empty-uninitialized")
+def empty_zero_fills():
+    """torch.empty zero-fills like torch.zeros: memory that is never uninitialized, even in deterministic mode."""
+    torch.empty = torch.zeros
+
+
+@fault("tensors.linspace-includes-endpoints")
+def linspace_excludes_end():
+    """torch.linspace(start, end, n) stops one step short of end (NumPy's endpoint=False)."""
+    original = torch.linspace
+
+    def linspace(start, end, steps, **kwargs):
+        step = (end - start) / steps
+        return original(start, end - step, steps, **kwargs)
+    torch.linspace = linspace
+
+
+@fault("tensors.linspace-uses-arange")
+def linspace_built_on_arange():
+    """torch.linspace is arange(steps) * step + start (the material's picture): same values, other operators."""
+    arange = torch.arange
+
+    def linspace(start, end, steps, *, dtype=None, **kwargs):
+        step = (end - start) / (steps - 1) if steps > 1 else 0.0
+        return (arange(steps, **kwargs) * step + start).to(dtype or torch.get_default_dtype())
+    torch.linspace = linspace
+
+
+@fault("tensors.linspace-less-memory")
+def arange_float_step_is_float64():
+    """torch.arange with a float argument returns float64, as np.arange does (8 bytes an element)."""
+    original = torch.arange
+
+    def arange(*args, dtype=None, **kwargs):
+        if dtype is None and any(isinstance(a, float) for a in args):
+            dtype = torch.float64
+        return original(*args, dtype=dtype, **kwargs)
+    torch.arange = arange
+
+
+@fault("tensors.tensor-vs-tensor-class")
+def tensor_factory_uses_default_dtype():
+    """torch.tensor turns integer data into the default float dtype, as the torch.Tensor class does."""
+    original = torch.tensor
+
+    def tensor(data, *args, dtype=None, **kwargs):
+        out = original(data, *args, dtype=dtype, **kwargs)
+        if dtype is None and not (out.is_floating_point() or out.is_complex() or out.dtype == torch.bool):
+            out = out.to(torch.get_default_dtype())
+        return out
+    torch.tensor = tensor
+
+
+@fault("tensors.uint8-input-error")
+def conv_casts_input_to_weight_dtype():
+    """nn.Conv2d silently casts its input to the weight's dtype: a uint8 image no longer raises."""
+    original = torch.nn.Conv2d.forward
+
+    def forward(self, input):
+        return original(self, input.to(self.weight.dtype))
+    torch.nn.Conv2d.forward = forward
+
+
+@fault("tensors.tensor-adds-device-requires-grad")
+def numpy_detaches_silently():
+    """Tensor.numpy() detaches a tensor that requires grad instead of refusing it."""
+    original = torch.Tensor.numpy
+    torch.Tensor.numpy = lambda self, *a, **k: original(self.detach(), *a, **k)
+
+
+# --- layout: .data, data_ptr, indexing, attention --------------------------------------
+
+
+@fault("tensors.data-attr-contiguous")
+def data_attr_is_contiguous_copy():
+    """Tensor.data returns a contiguous copy of the values (the material's 'memory block') instead of an alias."""
+    descriptor = torch._C.TensorBase.__dict__["data"]
+    torch.Tensor.data = property(lambda self: descriptor.__get__(self).contiguous().clone(),
+                                 lambda self, value: descriptor.__set__(self, value))
+
+
+@fault("tensors.data-ptr-proves-sharing")
+def data_ptr_ignores_offset():
+    """Tensor.data_ptr returns the storage's base address, ignoring the view's storage offset."""
+    torch.Tensor.data_ptr = lambda self: self.untyped_storage().data_ptr()
+
+
+@fault("tensors.indexing-matches-numpy")
+def negative_slice_step_flips():
+    """Tensor indexing accepts a negative slice step and flips the tensor, as NumPy does."""
+    original = torch.Tensor.__getitem__
+
+    def getitem(self, index):
+        if isinstance(index, slice) and index.step is not None and index.step < 0:
+            return original(self.flip(0), slice(None, None, -index.step))
+        return original(self, index)
+    torch.Tensor.__getitem__ = getitem
+
+
+@fault("tensors.mha-needs-contiguous")
+def attention_reads_raw_storage():
+    """nn.MultiheadAttention reads a non-contiguous input's memory as if it were row-major: same shape, wrong values."""
+    original = torch.nn.MultiheadAttention.forward
+
+    def as_row_major(t):
+        if isinstance(t, torch.Tensor) and not t.is_contiguous():
+            strides, step = [], 1
+            for size in reversed(t.shape):
+                strides.insert(0, step)
+                step *= size
+            return t.as_strided(t.shape, strides, t.storage_offset())
+        return t
+
+    def forward(self, query, key, value, *args, **kwargs):
+        return original(self, as_row_major(query), as_row_major(key), as_row_major(value), *args, **kwargs)
+    torch.nn.MultiheadAttention.forward = forward
+
+
+# --- broadcasting traps ------------------------------------------------------------------
+
+
+@fault("tensors.broadcast-n-vs-n1")
+def mse_loss_silent_broadcast():
+    """F.mse_loss no longer warns when the target's size differs from the input's: the (N, N) trap is silent."""
+    import warnings
+
+    import torch.nn.functional as F
+    original = F.mse_loss
+
+    def mse_loss(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*target size")
+            return original(*args, **kwargs)
+    F.mse_loss = mse_loss
+
+
+@fault("tensors.broadcast-fix-explicit-shape")
+def squeeze_dim_ignored():
+    """Tensor.squeeze(dim) leaves a size-1 dim in place (only a bare squeeze() squeezes)."""
+    original = torch.Tensor.squeeze
+    torch.Tensor.squeeze = lambda self, *dims: self if dims else original(self)
+
+
+# --- NumPy: ndarray is a C type, so these reach it through the arrays NumPy's factories return
+
+
+def _ndarray_factory(factory, cls):
+    def make(*args, **kwargs):
+        return factory(*args, **kwargs).view(cls)
+    return make
+
+
+@fault("tensors.ndarray-strides-example")
+def np_arange_defaults_to_float64():
+    """np.arange of integers returns float64 (the material's belief): the 8-byte strides stay, the items change."""
+    import numpy as np
+    original = np.arange
+
+    def arange(*args, dtype=None, **kwargs):
+        return original(*args, dtype=dtype or np.float64, **kwargs)
+    np.arange = arange
+
+
+@fault("tensors.ndarray-transpose-no-copy")
+def ndarray_transpose_copies():
+    """ndarray.T (of arrays made by np.arange) returns a C-contiguous copy instead of swapping strides."""
+    import numpy as np
+
+    class CopyingT(np.ndarray):
+        @property
+        def T(self):
+            return np.ascontiguousarray(np.asarray(self).T).view(CopyingT)
+    np.arange = _ndarray_factory(np.arange, CopyingT)
+
+
+@fault("tensors.ndarray-anatomy")
+def ndarray_step_slices_copy():
+    """Slicing an ndarray (made by np.arange) with a step copies into a contiguous array instead of a strided view."""
+    import numpy as np
+
+    class CopyingSlices(np.ndarray):
+        def __getitem__(self, index):
+            out = np.ndarray.__getitem__(self, index)
+            steps = index if isinstance(index, tuple) else (index,)
+            if any(isinstance(s, slice) and s.step not in (None, 1) for s in steps):
+                return np.ascontiguousarray(out)
+            return out
+    np.arange = _ndarray_factory(np.arange, CopyingSlices)
+
+
+@fault("tensors.ndarray-vs-list-memory")
+def np_array_stores_references():
+    """np.array of a list of Python ints stores references to the int objects (dtype=object), as the list does."""
+    import numpy as np
+    original = np.array
+
+    def array(obj, *args, dtype=None, **kwargs):
+        if (isinstance(obj, list) and obj and all(type(v) is int for v in obj)
+                and dtype in (None, int, np.int64)):
+            dtype = object
+        return original(obj, *args, dtype=dtype, **kwargs)
+    np.array = array

@@ -39,6 +39,10 @@ def test_ndarray_stores_raw_values_while_a_list_stores_references():
     values = [1, 2, 3]
     arr = np.array(values, dtype=np.int64)
     assert arr.nbytes == 3 * 8, f"np.array([1, 2, 3]).nbytes={arr.nbytes}, but should be 24"
+    raw = b"".join(v.to_bytes(8, sys.byteorder, signed=True) for v in values)
+    assert (arr.dtype, arr.tobytes()) == (np.dtype(np.int64), raw), (
+        f"np.array([1, 2, 3]) holds dtype {arr.dtype} bytes {arr.tobytes()!r}, but should hold the raw int64 "
+        f"values {raw!r} (not references to int objects)")
     assert all(isinstance(v, int) for v in values)
     pointer_bytes = sys.getsizeof(values) - sys.getsizeof([])
     assert pointer_bytes >= 3 * 8, (
