@@ -10,9 +10,11 @@ Memory is measured two ways, both stated in ``method``:
   /proc/self/status after resetting it through /proc/self/clear_refs; Linux only), for
   transient allocations the hooks cannot see (in-place ReLU).
 
-Nothing is asserted; the material's figure and ours go to ``benchmark.extra_info``.
+Times are interleaved torch.utils.benchmark rounds (one thread); byte counts are exact.
+Nothing is asserted; the raw rounds and the material's figure go to ``benchmark.extra_info``.
 """
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -20,8 +22,9 @@ import textwrap
 import pytest
 import torch
 from torch import nn
-from torch.utils import benchmark as tbench
 from torch.utils.checkpoint import checkpoint
+
+from benchkit import ROUNDS, exact_row, interleaved_timer_rounds, median, pair_row, record
 
 
 def _storage_bytes(tensors) -> int:
@@ -49,74 +52,87 @@ def _two_layer_mlp():
 
 
 @pytest.mark.benchmark
+@pytest.mark.claim("autograd.no-grad-memory-figure")
 def test_no_grad_saved_memory(benchmark):
     """003 §2.1: computing the loss of a two-layer MLP under no_grad lowers memory by 37%."""
-    model, x = _two_layer_mlp(), torch.randn(256, 1024)
-    with_graph = _resident_after_forward(model, x, grad=True)
-    without = _resident_after_forward(model, x, grad=False)
-    saving = 100.0 * (with_graph - without) / with_graph
-    large_batch = torch.randn(4096, 1024)
-    saving_large = 100.0 * (1 - _resident_after_forward(model, large_batch, grad=False)
-                            / _resident_after_forward(model, large_batch, grad=True))
+    model = _two_layer_mlp()
+    rows = []
+    for batch in (256, 4096):
+        x = torch.randn(batch, 1024)
+        with_graph = _resident_after_forward(model, x, grad=True)
+        without = _resident_after_forward(model, x, grad=False)
+        rows.append(exact_row(
+            "autograd.no-grad-memory-figure", f"resident memory saved by no_grad, batch {batch}",
+            measured=round(100.0 * (with_graph - without) / with_graph, 2), stat="saving", material=37.0, unit="%",
+            scale="the material gives no sizes; MLP 1024-4096(ReLU)-10, float32, batches 256 and 4096",
+            method=("distinct storages of parameters, input, output, loss and saved_tensors_hooks captures "
+                    f"after forward+loss, grad vs no_grad ({with_graph} B vs {without} B)")))
+    x = torch.randn(256, 1024)
 
     def inference():
         with torch.no_grad():
             return model(x)
 
     benchmark(inference)
-    benchmark.extra_info.update(
-        claim="autograd.no-grad-memory-figure", quantity="resident memory saved by no_grad",
-        measured=round(saving, 1), material=37.0, unit="%",
-        method=("MLP 1024-4096(ReLU)-10, float32, batch 256: distinct storages of parameters, input, "
-                "output, loss and saved_tensors_hooks captures after forward+loss, grad vs no_grad "
-                f"({with_graph} B vs {without} B); batch 4096 gives {saving_large:.1f}%"),
-        saving_batch_4096=round(saving_large, 1))
+    record(benchmark, rows)
 
 
 _PEAK_SCRIPT = textwrap.dedent("""
-    import json, re, sys
+    import gc, json, re, sys
     import torch
     from torch import nn
 
-    def peak_kb():
-        return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
+    def status_kb(field):
+        return int(re.search(field + r":\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 
     torch.set_num_threads(1)
-    inplace = sys.argv[1] == "1"
+    rounds = int(sys.argv[1])
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(inplace=inplace),
-                          nn.Linear(1024, 1024), nn.ReLU(inplace=inplace), nn.Linear(1024, 10))
+    models = {}
+    for name, inplace in (("plain", False), ("inplace", True)):
+        torch.manual_seed(0)
+        models[name] = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(inplace=inplace),
+                                     nn.Linear(1024, 1024), nn.ReLU(inplace=inplace), nn.Linear(1024, 10))
     x = torch.randn(4096, 1024)
-    with open("/proc/self/clear_refs", "w") as f:  # reset the high-water mark (Linux >= 4.0)
-        f.write("5")
-    before = peak_kb()
-    model(x).square().mean().backward()
-    print(json.dumps({"before_kb": before, "after_kb": peak_kb()}))
+    peaks = {name: [] for name in models}
+    names = list(models)
+    for r in range(rounds + 1):                      # round 0 warms up and is dropped
+        for name in names[r % 2:] + names[:r % 2]:
+            models[name].zero_grad(set_to_none=True)
+            gc.collect()
+            with open("/proc/self/clear_refs", "w") as f:  # reset the high-water mark (Linux >= 4.0)
+                f.write("5")
+            before = status_kb("VmRSS")
+            models[name](x).square().mean().backward()
+            if r:
+                peaks[name].append(status_kb("VmHWM") - before)
+    print(json.dumps(peaks))
 """)
 
 
-def _peak_growth_kb(inplace: bool) -> int:
-    done = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, "1" if inplace else "0"],
-                          capture_output=True, text=True, check=True, timeout=120)
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    return report["after_kb"] - report["before_kb"]
+def _peak_growth_kb(rounds: int) -> dict[str, list[int]]:
+    # A fixed mmap threshold: every large buffer is mapped on allocation and returned to the
+    # OS when freed, so each round's peak is its own (glibc would otherwise keep the memory).
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
+    done = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(rounds)], env=env,
+                          capture_output=True, text=True, check=True, timeout=600)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.benchmark
+@pytest.mark.claim("autograd.relu-inplace-reuses-storage")
 def test_relu_inplace_peak_memory(benchmark):
     """003 §2.1: F.relu(x, inplace=True) uses 12% less memory than F.relu(x)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("reads the peak RSS from /proc/self/status (Linux only)")
-    results = benchmark.pedantic(lambda: (_peak_growth_kb(False), _peak_growth_kb(True)),
-                                 rounds=1, iterations=1)
-    plain, inplace = results
-    saving = 100.0 * (plain - inplace) / plain if plain > 0 else 0.0
-    benchmark.extra_info.update(
-        claim="autograd.relu-inplace-reuses-storage", quantity="peak memory saved by ReLU(inplace=True)",
-        measured=round(saving, 1), material=12.0, unit="%",
-        method=("peak RSS growth (VmHWM after clear_refs) of a fresh subprocess over one forward+backward "
-                "of Linear 1024-1024-ReLU-1024-ReLU-10, float32, batch 4096, 1 thread: "
-                f"{plain} kB with ReLU(), {inplace} kB with ReLU(inplace=True)"))
+    peaks = benchmark.pedantic(lambda: _peak_growth_kb(ROUNDS), rounds=1, iterations=1)
+    record(benchmark, [pair_row(
+        "autograd.relu-inplace-reuses-storage", "peak memory saved by ReLU(inplace=True)",
+        baseline=peaks["plain"], candidate=peaks["inplace"], stat="saving", material=12.0, unit="%",
+        scale="the material gives no model; Linear 1024-1024-ReLU-1024-ReLU-10, float32, batch 4096",
+        method=(f"peak RSS growth (VmHWM after clear_refs) over one forward+backward, {ROUNDS} interleaved "
+                "rounds in one subprocess (1 thread, fixed glibc mmap threshold); medians "
+                f"{median(peaks['plain'])} kB with ReLU(), {median(peaks['inplace'])} kB with ReLU(inplace=True)"))])
 
 
 def _deep_block():
@@ -136,66 +152,59 @@ def _saved_bytes(fn) -> int:
 
 
 @pytest.mark.benchmark
+@pytest.mark.claim("autograd.checkpoint-figures")
 def test_checkpoint_saved_memory(benchmark):
     """003 §5.3: checkpointing a memory-heavy part cuts memory by 40% (and costs ~20% time)."""
     block, x = _deep_block(), torch.randn(256, 512, requires_grad=True)
     plain = _saved_bytes(lambda: block(x))
     ckpt = _saved_bytes(lambda: checkpoint(block, x, use_reentrant=False))
-    saving = 100.0 * (plain - ckpt) / plain
     benchmark(lambda: checkpoint(block, x, use_reentrant=False).sum().backward())
-    benchmark.extra_info.update(
-        claim="autograd.checkpoint-figures", quantity="saved-tensor bytes removed by checkpoint",
-        measured=round(saving, 1), material=40.0, unit="%",
-        method=("4 x (Linear 512 + Tanh), float32, batch 256, whole block checkpointed "
-                "(use_reentrant=False): saved_tensors_hooks captures outside the checkpoint, "
-                f"distinct storages, {plain} B plain vs {ckpt} B checkpointed"))
+    record(benchmark, [exact_row(
+        "autograd.checkpoint-figures", "saved-tensor bytes removed by checkpoint",
+        measured=round(100.0 * (plain - ckpt) / plain, 2), stat="saving", material=40.0, unit="%",
+        scale=_CKPT_SCALE,
+        method=("saved_tensors_hooks captures outside the checkpoint (use_reentrant=False), distinct "
+                f"storages, {plain} B plain vs {ckpt} B checkpointed"))])
+
+
+_CKPT_SCALE = "the material names no model; 4 x (Linear 512 + Tanh), float32, batch 256, whole block checkpointed"
 
 
 @pytest.mark.benchmark
+@pytest.mark.claim("autograd.checkpoint-figures")
 def test_checkpoint_time_overhead(benchmark):
     """003 §5.3: checkpointing adds about 20% training time."""
     block, x = _deep_block(), torch.randn(256, 512, requires_grad=True)
-    before = torch.get_num_threads()
-    try:
-        timer = lambda stmt: tbench.Timer(  # noqa: E731
-            stmt=stmt, num_threads=1,
-            globals={"block": block, "x": x, "checkpoint": checkpoint}).blocked_autorange(min_run_time=0.3).median
-        plain = timer("block(x).sum().backward()")
-        ckpt = timer("checkpoint(block, x, use_reentrant=False).sum().backward()")
-    finally:
-        torch.set_num_threads(before)
-    overhead = 100.0 * (ckpt / plain - 1)
+    times = interleaved_timer_rounds({
+        "plain": lambda: block(x).sum().backward(),
+        "checkpoint": lambda: checkpoint(block, x, use_reentrant=False).sum().backward(),
+    })
     benchmark(lambda: block(x).sum().backward())
-    benchmark.extra_info.update(
-        claim="autograd.checkpoint-figures", quantity="extra forward+backward time with checkpoint",
-        measured=round(overhead, 1), material=20.0, unit="%",
-        method=("torch.utils.benchmark.Timer, 1 thread, median of forward+backward, "
-                f"4 x (Linear 512 + Tanh), batch 256: {plain * 1e3:.2f} ms plain, {ckpt * 1e3:.2f} ms checkpointed"))
+    record(benchmark, [pair_row(
+        "autograd.checkpoint-figures", "extra forward+backward time with checkpoint",
+        baseline=times["plain"], candidate=times["checkpoint"], stat="overhead", material=20.0, unit="%",
+        scale=_CKPT_SCALE,
+        method=(f"torch.utils.benchmark.Timer, 1 thread, {ROUNDS} interleaved rounds; medians "
+                f"{median(times['plain']) * 1e3:.2f} ms plain, {median(times['checkpoint']) * 1e3:.2f} ms checkpointed"))])
 
 
 @pytest.mark.benchmark
+@pytest.mark.claim("autograd.no-grad-inference-faster")
 def test_no_grad_inference_speed(benchmark):
     """004 §3.3: inference under no_grad is faster (and lighter) than with the graph recorded."""
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 10))
     x = torch.randn(32, 64)
-    before = torch.get_num_threads()
-    try:
-        timer = lambda stmt: tbench.Timer(  # noqa: E731
-            stmt=stmt, num_threads=1, globals={"model": model, "x": x, "torch": torch},
-        ).blocked_autorange(min_run_time=0.3).median
-        recorded = timer("model(x)")
-        no_grad = timer("with torch.no_grad():\n    model(x)")
-    finally:
-        torch.set_num_threads(before)
 
     def inference():
         with torch.no_grad():
             return model(x)
 
+    times = interleaved_timer_rounds({"recorded": lambda: model(x), "no_grad": inference})
     benchmark(inference)
-    benchmark.extra_info.update(
-        claim="autograd.no-grad-inference-faster", quantity="forward time with graph / under no_grad",
-        measured=round(recorded / no_grad, 2), material="> 1", unit="x",
-        method=("torch.utils.benchmark.Timer, 1 thread, median; MLP 64-64-64-10 with Tanh, batch 32: "
-                f"{recorded * 1e6:.1f} us recorded, {no_grad * 1e6:.1f} us under no_grad"))
+    record(benchmark, [pair_row(
+        "autograd.no-grad-inference-faster", "forward time with graph / under no_grad",
+        baseline=times["recorded"], candidate=times["no_grad"], stat="speedup", material="> 1", unit="x",
+        scale="the material gives no size; MLP 64-64-64-10 with Tanh, batch 32",
+        method=(f"torch.utils.benchmark.Timer, 1 thread, {ROUNDS} interleaved rounds; medians "
+                f"{median(times['recorded']) * 1e6:.1f} us recorded, {median(times['no_grad']) * 1e6:.1f} us under no_grad"))])

@@ -2,38 +2,321 @@
 
 Reads the JSON that ``pytest benchmarks/ --benchmark-json RESULTS.json`` writes and renders
 
-- ``DIR/report.md``: the machine, CPU, torch version and method, then one table per claim
-  (measured value, the material's value, their ratio, a verdict), then every benchmark's
-  own timing statistics, then the claims whose benchmark did not run (e.g. GPU-only);
-- ``DIR/report.png``: measured/material ratios on a log axis (matplotlib).
+- ``DIR/report.md``: the machine, the load average before and after the run (with a warning
+  when it was busy), the method, then one table per claim with a *verdict*, then a separate
+  *context* section for figures the material gives for other hardware (an A100, an RTX 3090),
+  then the claims whose benchmark did not run, then pytest-benchmark's own statistics;
+- ``DIR/report.png``: one panel per kind of quantity (ratios, percentages, memory, latency),
+  the measured median with its 95% interval as error bars next to the material's figure.
 
-Benchmarks talk to the report only through ``benchmark.extra_info`` (see CONTRIBUTING.md)::
+Benchmarks talk to the report only through ``benchmark.extra_info`` (see CONTRIBUTING.md).
+A *row* is a dict with ``claim``, ``quantity``, ``unit``, ``material``, ``method``, ``scale``
+and the raw measurements, in one of three shapes:
 
-    claim="topic.slug", quantity="...", measured=3.1, material=5.0, unit="x", method="..."
+- ``baseline=[...]`` and ``candidate=[...]``: per-round values of two interleaved sides,
+  with ``stat`` one of ``speedup`` (median(baseline) / median(candidate): > 1 means the
+  candidate is faster), ``ratio`` (median(candidate) / median(baseline)), ``saving``
+  (percent less: 100 * (1 - ratio)) or ``overhead`` (percent more: 100 * (ratio - 1));
+- ``samples=[...]``: per-round values of one quantity (its median is the figure);
+- ``measured=x`` with ``exact=True``: a deterministic count (bytes of a file, of saved
+  tensors), for which the interval is the value itself.
 
-``material`` may be a number or a bound such as ``"< 1"`` or ``">= 2"``.  Optional keys:
-``tolerance`` (relative band for "agrees", default 0.25), ``note``, and ``more``: a list of
-further rows (dicts with the same keys) when one benchmark measures several claims or
-quantities.  Any other keys are shown as details.  A user error (missing or malformed JSON) is one line on stderr and
-exit status 2.
+The report computes every figure from these: the median (of each side), a 95% confidence
+interval (distribution-free order statistics for a median, a paired percentile bootstrap
+for a ratio of medians), the IQR relative to the median and the number of rounds.  It never
+averages ratios.  ``material`` is a number or a bound such as ``"< 1"`` or ``"> 1"``;
+``threshold`` overrides the no-effect value (1 for ratios, 0 for percentages);
+``hardware`` names the hardware the material's figure is for ("A100"): such a row is
+*context* unless this run had that device.  ``tolerance`` (default 0.25) is the relative
+band within which a figure of the same direction *agrees*; ``more`` holds further rows;
+any other key is shown as a detail.  A user error (missing or malformed JSON) is one line
+on stderr and exit status 2.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as _dt
 import json
 import math
 import pathlib
 import re
 import sys
+import textwrap
 
 DEFAULT_TOLERANCE = 0.25
-KNOWN_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note", "more"}
-_BOUND = re.compile(r"^\s*(<=|>=|<|>|==|~|≈)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
+CONFIDENCE = 0.95
+NOISY_REL_IQR = 0.10      # torch.utils.benchmark.Measurement warns above the same spread
+BUSY_LOAD = 0.5           # load average at or above which the report warns
+BOOTSTRAP_RESAMPLES = 4000
+STATS = ("speedup", "ratio", "saving", "overhead")
+NO_EFFECT = {"speedup": 1.0, "ratio": 1.0, "saving": 0.0, "overhead": 0.0}
+ROW_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note", "more",
+            "baseline", "candidate", "samples", "stat", "exact", "scale", "threshold", "hardware"}
+_BOUND = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
 
 
 class ReportError(Exception):
     """Bad input: printed as one line, exit status 2."""
+
+
+# ------------------------------------------------------------------ statistics
+
+def _median(values) -> float:
+    ordered = sorted(values)
+    n = len(ordered)
+    mid = n // 2
+    return float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2.0
+
+
+def _quantile(ordered, q: float) -> float:
+    """Linear interpolation between order statistics (numpy's default, 'linear')."""
+    position = (len(ordered) - 1) * q
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def median_ci_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, int] | None:
+    """1-based ranks (k, n + 1 - k) of the distribution-free confidence interval of a median.
+
+    The interval between the k-th smallest and the k-th largest of n independent samples
+    covers the true median with probability 1 - 2 P(B <= k - 1), B ~ Binomial(n, 1/2),
+    whatever the distribution; k is the largest rank keeping that at least ``confidence``.
+    None when n is too small for any such interval (n < 6 at 95%).
+    """
+    if n < 1:
+        return None
+    limit = (1 - confidence) / 2 * 2 ** n     # compare integer counts: no rounding
+    cumulative, k = 0, 0
+    for j in range(n):
+        cumulative += math.comb(n, j)
+        if cumulative > limit + 1e-9:
+            break
+        k = j + 1
+    if k == 0:
+        return None
+    return k, n + 1 - k
+
+
+def median_ci_coverage(n: int, k: int) -> float:
+    """Exact coverage of the (k, n + 1 - k) order-statistic interval of a median."""
+    return 1 - 2 * sum(math.comb(n, j) for j in range(k)) / 2 ** n
+
+
+def median_ci(values, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    ranks = median_ci_ranks(len(values), confidence)
+    if ranks is None:
+        return None
+    ordered = sorted(values)
+    return float(ordered[ranks[0] - 1]), float(ordered[ranks[1] - 1])
+
+
+def relative_iqr(values) -> float:
+    ordered = sorted(values)
+    med = _median(ordered)
+    if not med:
+        return 0.0 if ordered[0] == ordered[-1] else math.inf
+    return abs(_quantile(ordered, 0.75) - _quantile(ordered, 0.25)) / abs(med)
+
+
+def _apply(stat: str, ratio: float) -> float:
+    """From median(candidate) / median(baseline) to the row's figure."""
+    if stat == "speedup":
+        return 1.0 / ratio if ratio else math.inf
+    if stat == "ratio":
+        return ratio
+    if stat == "saving":
+        return 100.0 * (1.0 - ratio)
+    return 100.0 * (ratio - 1.0)       # overhead
+
+
+def pair_estimate(baseline, candidate, stat: str) -> float:
+    base = _median(baseline)
+    return _apply(stat, _median(candidate) / base if base else math.inf)
+
+
+def bootstrap_ci(baseline, candidate, stat: str, confidence: float = CONFIDENCE,
+                 resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of the row's figure computed from the two medians.
+
+    Rounds are interleaved, so when both sides have the same number of rounds they are
+    resampled together (round i of the baseline stays with round i of the candidate: a
+    slow phase of the machine hits both); otherwise each side is resampled on its own.
+    Deterministic for a given seed.  None below 6 rounds a side (no honest interval).
+    """
+    import numpy as np
+    base, cand = np.asarray(baseline, dtype=float), np.asarray(candidate, dtype=float)
+    if min(base.size, cand.size) < 6:
+        return None
+    rng = np.random.default_rng(seed)
+    if base.size == cand.size:
+        index = rng.integers(0, base.size, size=(resamples, base.size))
+        base_medians = np.median(base[index], axis=1)
+        cand_medians = np.median(cand[index], axis=1)
+    else:
+        base_medians = np.median(base[rng.integers(0, base.size, size=(resamples, base.size))], axis=1)
+        cand_medians = np.median(cand[rng.integers(0, cand.size, size=(resamples, cand.size))], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        figures = np.array([_apply(stat, r) for r in cand_medians / base_medians])
+    alpha = 1 - confidence
+    low, high = np.quantile(figures, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+@dataclasses.dataclass
+class Figure:
+    """One row's figure with its noise: what every table and the chart show."""
+    value: float | None
+    ci: tuple[float, float] | None = None
+    rel_iqr: float | None = None
+    rounds: int | None = None
+    exact: bool = False
+    how: str = ""                      # how the interval was obtained
+
+
+def figure_of(row: dict) -> Figure:
+    """The median, interval, relative IQR and rounds of a row, from its raw measurements."""
+    if isinstance(row.get("baseline"), list) and isinstance(row.get("candidate"), list):
+        baseline, candidate = _numbers(row["baseline"]), _numbers(row["candidate"])
+        stat = row.get("stat", "speedup")
+        if stat not in STATS:
+            raise ReportError(f"row {row.get('quantity')!r}: stat {stat!r} is not one of {', '.join(STATS)}")
+        if not baseline or not candidate:
+            return Figure(None)
+        return Figure(pair_estimate(baseline, candidate, stat), bootstrap_ci(baseline, candidate, stat),
+                      max(relative_iqr(baseline), relative_iqr(candidate)), min(len(baseline), len(candidate)),
+                      how=f"paired bootstrap of the ratio of medians ({BOOTSTRAP_RESAMPLES} resamples)")
+    if isinstance(row.get("samples"), list):
+        samples = _numbers(row["samples"])
+        if not samples:
+            return Figure(None)
+        ranks = median_ci_ranks(len(samples))
+        how = (f"order statistics {ranks[0]} and {ranks[1]} of {len(samples)} "
+               f"({median_ci_coverage(len(samples), ranks[0]):.1%} coverage)") if ranks else ""
+        return Figure(_median(samples), median_ci(samples), relative_iqr(samples), len(samples), how=how)
+    value = _number(row.get("measured"))
+    if value is not None and row.get("exact"):
+        return Figure(value, (value, value), 0.0, 1, exact=True, how="exact: a deterministic count")
+    return Figure(value)
+
+
+def _numbers(values) -> list[float]:
+    return [float(v) for v in values if _number(v) is not None]
+
+
+def _number(value):
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+# ------------------------------------------------------------------ verdicts
+
+@dataclasses.dataclass
+class Verdict:
+    word: str        # agrees | weaker | stronger | holds | contradicts | inconclusive | higher | lower | ...
+    why: str
+
+
+def _claimed(row: dict) -> tuple[float | None, int, float | None]:
+    """(threshold, claimed direction +1 above / -1 below / 0 none, the material's number or None)."""
+    material = row.get("material")
+    stat = row.get("stat") if row.get("stat") in STATS else None
+    threshold = _number(row.get("threshold"))
+    if threshold is None and stat is not None:
+        threshold = NO_EFFECT[stat]
+    target = _number(material)
+    if target is not None:
+        if threshold is None or target == threshold:
+            return threshold, 0, target
+        return threshold, 1 if target > threshold else -1, target
+    match = _BOUND.match(str(material)) if isinstance(material, str) else None
+    if match:
+        return float(match.group(2)), 1 if match.group(1).startswith(">") else -1, None
+    return threshold, 0, None
+
+
+def _side(word: int, row: dict, threshold: float | None = None) -> str:
+    stat = row.get("stat")
+    if stat == "speedup":
+        return "a speed-up" if word > 0 else "a slowdown"
+    if stat == "saving":
+        return "a saving" if word > 0 else "an increase"
+    if stat == "overhead":
+        return "an overhead" if word > 0 else "a gain"
+    return f"a value {'above' if word > 0 else 'below'} {_fmt(threshold)}"
+
+
+def _magnitude(stat: str | None, value: float, target: float) -> tuple[float, str]:
+    """How far a same-direction figure is from the material's, as a multiplicative factor.
+
+    A percentage is compared both as itself and as the ratio it stands for, and the factor
+    farther from 1 counts: a 98% saving leaves 1/50 of the memory and an 80% saving 1/5 (ten
+    times more, though 80/98 is "within 25%"); a 38% overhead is twice a 20% one (though
+    1.38/1.20 is within 25%).
+    """
+    factors = [(value / target, "the figure is")]
+    if stat == "saving" and target != 100:
+        factors.append(((1 - value / 100) / (1 - target / 100), "the fraction left is"))
+    if stat == "overhead" and target != -100:
+        factors.append(((1 + value / 100) / (1 + target / 100), "the time ratio is"))
+    return max(factors, key=lambda f: abs(math.log(f[0])) if f[0] > 0 else math.inf)
+
+
+def judge(row: dict, fig: Figure) -> Verdict:
+    """The verdict of one row measured on this machine (context rows are never judged)."""
+    if fig.value is None:
+        return Verdict("not measured", "no numeric measurement in the results")
+    material = row.get("material")
+    if material is None or material == "":
+        return Verdict("measured", "the material gives no figure")
+    threshold, direction, target = _claimed(row)
+    tolerance = _number(row.get("tolerance")) or DEFAULT_TOLERANCE
+    if target is None and direction == 0:
+        return Verdict("compare by hand", f"the material's figure {material!r} is neither a number nor a bound")
+    if fig.ci is None:
+        return Verdict("inconclusive", f"no interval: {fig.rounds or 'too few'} rounds (at least 6 are needed)")
+    low, high = fig.ci
+    noisy = fig.rel_iqr is not None and fig.rel_iqr > NOISY_REL_IQR
+    if direction != 0:
+        if fig.exact and fig.value == threshold:
+            return Verdict("contradicts", f"exactly {_fmt(threshold)}: no effect, the material claims "
+                                          f"{_side(direction, row, threshold)}")
+        if low <= threshold <= high:
+            outside = (f"; the material's {_fmt(target)} lies outside it"
+                       if target is not None and not low <= target <= high else "")
+            return Verdict("inconclusive", f"the interval [{_fmt(low)}, {_fmt(high)}] contains {_fmt(threshold)}, "
+                                           f"where there is no effect either way{outside}")
+        here = 1 if low > threshold else -1
+        if noisy:
+            return Verdict("inconclusive", f"relative IQR {fig.rel_iqr:.0%} > {NOISY_REL_IQR:.0%} "
+                                           f"(the measurement is {_side(here, row, threshold)})")
+        if here != direction:
+            return Verdict("contradicts", f"measured {_side(here, row, threshold)}, the material claims {_side(direction, row, threshold)}")
+        if target is None:
+            return Verdict("holds", f"the whole interval is {material}")
+        ratio, what = _magnitude(row.get("stat"), fig.value, target)
+        if abs(ratio - 1) <= tolerance:
+            return Verdict("agrees", f"same direction, {what} {ratio:.2f} x the material's (within {tolerance:.0%})")
+        if (fig.value - threshold) * direction < (target - threshold) * direction:
+            return Verdict("weaker", f"same direction, but {what} {ratio:.2f} x the material's")
+        return Verdict("stronger", f"same direction, {what} {ratio:.2f} x the material's")
+    # No direction: a plain magnitude (bytes, MB), compared within the tolerance band.
+    if noisy:
+        return Verdict("inconclusive", f"relative IQR {fig.rel_iqr:.0%} > {NOISY_REL_IQR:.0%}")
+    if target == 0:
+        return Verdict("agrees" if abs(fig.value) <= tolerance else "differs", "the material says 0")
+    ratio = fig.value / target
+    if low / target >= 1 - tolerance and high / target <= 1 + tolerance:
+        return Verdict("agrees", f"{ratio:.2f} x the material's figure (interval within {tolerance:.0%})")
+    if high / target < 1 - tolerance:
+        return Verdict("lower", f"{ratio:.2f} x the material's figure")
+    if low / target > 1 + tolerance:
+        return Verdict("higher", f"{ratio:.2f} x the material's figure")
+    return Verdict("inconclusive", f"the interval straddles the ±{tolerance:.0%} band around the material's figure")
 
 
 # ------------------------------------------------------------------ reading
@@ -60,38 +343,53 @@ def load_results(path: pathlib.Path) -> dict:
     return data
 
 
-def _number(value):
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return float(value)
+def _torch_info(data: dict) -> dict:
+    return ((data.get("machine_info") or {}).get("torch") or {})
+
+
+def _context_reason(row: dict, claim, cuda_device: str | None) -> str | None:
+    """Why this row cannot be judged on this machine, or None when it can."""
+    hardware = row.get("hardware")
+    if hardware and not (cuda_device and str(hardware).lower() in cuda_device.lower()):
+        here = f"a {cuda_device}" if cuda_device else "this CPU"
+        return (f"the material's figure is for {hardware}; this run is on {here}, where the balance of "
+                "compute, memory bandwidth and per-call overhead differs, so the figure can be neither "
+                "confirmed nor refuted here")
+    if claim is not None and claim.verdict == "gpu-only" and not cuda_device:
+        return "the claim needs a GPU (catalog: gpu-only); this run had no CUDA device"
     return None
 
 
-def judge(measured, material, tolerance: float = DEFAULT_TOLERANCE) -> tuple[float | None, str]:
-    """(measured/material ratio or None, verdict words) for one row."""
-    m = _number(measured)
-    if m is None:
-        return None, "not measured" if measured is None else "see value"
-    if material is None or material == "":
-        return None, "measured (material gives no figure)"
-    target = _number(material)
-    if target is not None:
-        if target == 0:
-            return None, "agrees" if abs(m) <= tolerance else "differs"
-        ratio = m / target
-        if abs(ratio - 1) <= tolerance:
-            return ratio, f"agrees (within {tolerance:.0%})"
-        return ratio, "higher than the material" if ratio > 1 else "lower than the material"
-    match = _BOUND.match(str(material))
-    if not match:
-        return None, "compare by hand"
-    op, bound = match.group(1), float(match.group(2))
-    ok = {"<": m < bound, "<=": m <= bound, ">": m > bound, ">=": m >= bound,
-          "==": m == bound, "~": abs(m - bound) <= tolerance * abs(bound),
-          "≈": abs(m - bound) <= tolerance * abs(bound)}[op]
-    ratio = m / bound if bound else None
-    return ratio, "holds" if ok else "does not hold"
+@dataclasses.dataclass
+class Row:
+    claim_id: str
+    bench: dict
+    entry: dict
+    figure: Figure
+    verdict: Verdict | None          # None for context rows
+    context: str | None              # why it is context
+    primary: bool                    # the benchmark's own extra_info (details are shown once)
+    busy: bool                       # load average >= BUSY_LOAD around this benchmark
+
+
+def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
+    """Every claim row of the results, with its figure and verdict (or context reason)."""
+    claims = {} if claims is None else claims
+    cuda_device = _torch_info(data).get("cuda_device")
+    rows = []
+    for bench in data["benchmarks"]:
+        extra = bench.get("extra_info") or {}
+        more = extra.get("more") if isinstance(extra.get("more"), list) else []
+        entries = ([extra] if "claim" in extra else []) + [m for m in more if isinstance(m, dict) and "claim" in m]
+        loads = [x for x in (_number(extra.get("load_before")), _number(extra.get("load_after"))) if x is not None]
+        busy = any(x >= BUSY_LOAD for x in loads)
+        for entry in entries:
+            cid = str(entry["claim"])
+            fig = figure_of(entry)
+            reason = _context_reason(entry, claims.get(cid), cuda_device)
+            rows.append(Row(cid, bench, entry, fig, None if reason else judge(entry, fig), reason,
+                            entry is extra, busy))
+    return rows
 
 
 # ------------------------------------------------------------------ formatting
@@ -124,6 +422,23 @@ def _seconds(value: float) -> str:
     return f"{value:.3g} s"
 
 
+def _ci_text(fig: Figure) -> str:
+    if fig.exact:
+        return "exact"
+    if fig.ci is None:
+        return "none (too few rounds)"
+    return f"[{_fmt(fig.ci[0])}, {_fmt(fig.ci[1])}]"
+
+
+def _iqr_text(fig: Figure) -> str:
+    if fig.exact:
+        return "0"
+    if fig.rel_iqr is None:
+        return "–"
+    text = f"{fig.rel_iqr:.1%}"
+    return f"**{text}** (noisy)" if fig.rel_iqr > NOISY_REL_IQR else text
+
+
 def _short_name(bench: dict) -> str:
     return bench.get("fullname") or bench["name"]
 
@@ -136,16 +451,41 @@ def _catalog():
         return {}
 
 
+def _load_text(values) -> str:
+    return ", ".join(f"{x:.2f}" for x in values)
+
+
+def load_warnings(data: dict) -> list[str]:
+    """Lines warning that the machine was busy (or that the load was not recorded)."""
+    info = _torch_info(data)
+    before, after = info.get("load_before"), info.get("load_after") or info.get("load_average")
+    if not before and not after:
+        return ["> **Warning:** the load average was not recorded; the noise of this run is unknown."]
+    worst = max(x for pair in (before or [], after or []) for x in pair[:1]) if (before or after) else 0.0
+    out = []
+    if worst >= BUSY_LOAD:
+        out.append(f"> **Warning: the machine was busy** (1-minute load average {worst:.2f} >= {BUSY_LOAD} "
+                   "before or after the run). Other processes share the CPU, so timings are slower and "
+                   "noisier than on a quiet machine; rows measured under load are marked †. Rerun on a quiet "
+                   "machine before drawing conclusions.")
+    if info.get("smoke"):
+        out.append("> **Warning: smoke run** (TORCHCLAIMS_BENCH_SMOKE=1): few rounds and reduced sizes, to prove "
+                   "the benchmarks work. Its verdicts are not results.")
+    return out
+
+
 def header_lines(data: dict, source: pathlib.Path) -> list[str]:
     info = data.get("machine_info", {}) or {}
     cpu = info.get("cpu", {}) or {}
-    torch_info = info.get("torch", {}) or {}
+    torch_info = _torch_info(data)
     cpu_name = cpu.get("brand_raw") or info.get("processor") or "unknown CPU"
     cores = cpu.get("count")
     lines = [
         "# Benchmark report",
         "",
         f"Results: `{source.name}`, run {data.get('datetime', 'at an unknown time')}.",
+        "",
+        *load_warnings(data),
         "",
         "| | |",
         "|---|---|",
@@ -162,96 +502,147 @@ def header_lines(data: dict, source: pathlib.Path) -> list[str]:
         ]
         if torch_info.get("suite_wall_s") is not None:
             lines.append(f"| suite wall time (collection to JSON) | {torch_info['suite_wall_s'] / 60:.1f} min |")
-        if torch_info.get("load_average"):
-            lines.append(f"| load average (1, 5, 15 min) when the JSON was written | "
-                         f"{', '.join(f'{x:.1f}' for x in torch_info['load_average'])} |")
+        if torch_info.get("load_before"):
+            lines.append(f"| load average (1, 5, 15 min) before the run | {_load_text(torch_info['load_before'])} |")
+        after = torch_info.get("load_after") or torch_info.get("load_average")
+        if after:
+            lines.append(f"| load average (1, 5, 15 min) after the run | {_load_text(after)} |")
+        if torch_info.get("command"):
+            lines.append(f"| command | `{_cell(torch_info['command'])}` |")
     lines.append(f"| pytest-benchmark | {_cell(data.get('version', '?'))} |")
     lines += [
         "",
         "## Method",
         "",
-        "Each benchmark times one operation with pytest-benchmark (its statistics are in the last "
-        "table) and puts the comparison the material makes into `extra_info`: the quantity, the "
-        "measured value, the material's value and how it was measured (the *method* column). "
-        "torch.compile benchmarks check the compiled output against eager before timing, warm up "
-        "explicitly, report compile latency apart from steady state (cold: a fresh temporary "
-        "`TORCHINDUCTOR_CACHE_DIR`; warm: after `torch._dynamo.reset()` with that cache filled), "
-        "interleave eager and compiled rounds, use `torch.get_num_threads()` timer threads, "
-        "synchronise CUDA inside the timed function, and treat a recompilation during timing as an "
-        "error. Values are medians; IQR is given where measured.",
+        "Each benchmark measures the quantity the material states, at the material's scale where it "
+        "gives one (or the largest this machine allows; the *scale* of each row says which). The two "
+        "sides of a comparison are measured in **interleaved rounds** (rotating order, so a slow "
+        "phase of the machine hits both), each round a `torch.utils.benchmark.Timer` (or a fresh "
+        "subprocess, for resident memory). A ratio is the **ratio of the two medians**, never a mean "
+        "of ratios. torch.compile benchmarks check the compiled output against eager before timing, "
+        "warm up explicitly, and report compile latency apart from steady state.",
         "",
-        "*ratio* = measured / material. *verdict*: **agrees** when the ratio is within the row's "
-        f"tolerance (default ±{DEFAULT_TOLERANCE:.0%}), otherwise **higher**/**lower**; for a bound "
-        "such as `< 1`, **holds** or **does not hold**. A measurement on this machine can refute a "
-        "general claim, but cannot confirm or refute a figure the material gives for other "
-        "hardware (e.g. an A100): those rows are context, and their catalog verdict stays as "
-        "catalogued (shown as *catalog*).",
+        f"Per row: the **median**, its **{CONFIDENCE:.0%} confidence interval** (one quantity: the "
+        "distribution-free interval between two order statistics of the rounds, from the binomial "
+        "distribution; a ratio of medians: a paired percentile bootstrap over rounds), the **relative "
+        f"IQR** (interquartile range / median of the rounds; the worse side of a pair) and the number of "
+        "**rounds**. Byte counts are *exact* (deterministic), their interval is the value.",
+        "",
+        "*Verdicts* respect direction. A figure with a direction (a speed-up, a saving, an overhead, "
+        "a bound) is **inconclusive** when its interval contains the no-effect value (1x, 0%) or the "
+        f"relative IQR is above {NOISY_REL_IQR:.0%}; otherwise it **contradicts** the material when it "
+        "points the other way (a slowdown against a claimed speed-up), whatever the tolerance, and "
+        f"**agrees** only when it points the same way and lies within ±{DEFAULT_TOLERANCE:.0%} of the "
+        "material's figure (**weaker** / **stronger** when it points the same way but is smaller / "
+        "larger); a bound **holds** when the whole interval satisfies it. A plain magnitude (MB) "
+        "**agrees** when its interval lies inside the band, else **higher** / **lower**. Figures the "
+        "material gives for other hardware (an A100, an RTX 3090) are never judged here: they are "
+        "listed under *Context*.",
     ]
     return lines
 
 
-def claim_rows(data: dict) -> dict[str, list[dict]]:
-    rows: dict[str, list[dict]] = {}
-    for bench in data["benchmarks"]:
-        extra = bench.get("extra_info") or {}
-        more = extra.get("more") if isinstance(extra.get("more"), list) else []
-        entries = ([extra] if "claim" in extra else []) + [m for m in more if isinstance(m, dict) and "claim" in m]
-        for index, entry in enumerate(entries):
-            tolerance = _number(entry.get("tolerance")) or DEFAULT_TOLERANCE
-            ratio, verdict = judge(entry.get("measured"), entry.get("material"), tolerance)
-            rows.setdefault(str(entry["claim"]), []).append({
-                "bench": bench, "extra": entry, "ratio": ratio, "verdict": verdict,
-                "details": entry is extra})
-    return rows
+def _claim_heading(cid: str, claim) -> list[str]:
+    title = f"### `{cid}`"
+    if claim is not None:
+        title += f" (catalog: {claim.verdict}; {claim.source_text})"
+    out = [title, ""]
+    if claim is not None:
+        out += [f"> Material: {claim.says}", ""]
+    out += [f"Claim and specs: `python -m torchclaims show {cid}`", ""]
+    return out
 
 
-def _claims_of(bench: dict) -> str:
-    extra = bench.get("extra_info") or {}
-    ids = [extra.get("claim")] + [m.get("claim") for m in extra.get("more", []) if isinstance(m, dict)]
-    seen = list(dict.fromkeys(i for i in ids if i))
-    return ", ".join(f"`{i}`" for i in seen)
+def _details(rows: list[Row]) -> list[str]:
+    details = []
+    for row in rows:
+        extra = row.entry
+        others = {k: v for k, v in extra.items()
+                  if k not in ROW_KEYS and k not in ("load_before", "load_after")} if row.primary else {}
+        if others or extra.get("note"):
+            text = "; ".join(f"{k} = {_fmt(v) if not isinstance(v, (dict, list)) else json.dumps(v)}"
+                             for k, v in others.items())
+            if extra.get("note"):
+                text = f"{extra['note']}" + (f"; {text}" if text else "")
+            details.append(f"- `{row.bench['name']}`: {_cell(text)}")
+    return details + ([""] if details else [])
 
 
-def render_markdown(data: dict, source: pathlib.Path, chart: str | None) -> str:
-    claims = _catalog()
-    rows = claim_rows(data)
-    cuda_here = bool(((data.get("machine_info") or {}).get("torch") or {}).get("cuda_device"))
+def _verdict_table(rows: list[Row]) -> list[str]:
+    out = ["| quantity | scale | median | 95% CI | rel. IQR | rounds | material | unit | verdict | why | method |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        e, fig = row.entry, row.figure
+        out.append("| " + " | ".join([
+            _cell(e.get("quantity", "")) + (" †" if row.busy else ""), _cell(e.get("scale", "not stated")),
+            _fmt(fig.value), _ci_text(fig), _iqr_text(fig), "1 (exact)" if fig.exact else str(fig.rounds or "–"),
+            _fmt(e.get("material")), _cell(e.get("unit", "")), f"**{row.verdict.word}**", _cell(row.verdict.why),
+            _cell(e.get("method", "")) + f" (`{_cell(row.bench['name'])}`)",
+        ]) + " |")
+    return out + [""]
+
+
+def _context_table(rows: list[Row]) -> list[str]:
+    out = ["| quantity | measured here (median) | 95% CI | rel. IQR | rounds | material's figure | unit | why it cannot confirm the figure | scale and method |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        e, fig = row.entry, row.figure
+        material = _fmt(e.get("material")) + (f" ({e['hardware']})" if e.get("hardware") else "")
+        out.append("| " + " | ".join([
+            _cell(e.get("quantity", "")) + (" †" if row.busy else ""), _fmt(fig.value), _ci_text(fig),
+            _iqr_text(fig), "1 (exact)" if fig.exact else str(fig.rounds or "–"), material,
+            _cell(e.get("unit", "")), _cell(row.context),
+            _cell(e.get("scale", "")) + "; " + _cell(e.get("method", "")) + f" (`{_cell(row.bench['name'])}`)",
+        ]) + " |")
+    return out + [""]
+
+
+GPU_COMMAND = (".venv/bin/python -m pytest benchmarks/ -m gpu --benchmark-only -p no:xdist "
+               "--benchmark-json reports/bench/gpu.json && "
+               ".venv/bin/python -m torchclaims bench-report reports/bench/gpu.json -o reports/bench/gpu")
+
+
+def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims: dict | None = None) -> str:
+    claims = _catalog() if claims is None else claims
+    rows = build_rows(data, claims)
+    judged = [r for r in rows if r.verdict is not None]
+    context = [r for r in rows if r.verdict is None]
     out = header_lines(data, source)
-    out += ["", f"## Claims measured ({len(rows)})", ""]
+    counts: dict[str, int] = {}
+    for r in judged:
+        counts[r.verdict.word] = counts.get(r.verdict.word, 0) + 1
+    noisy = sum(1 for r in rows if r.figure.rel_iqr is not None and r.figure.rel_iqr > NOISY_REL_IQR)
+    out += ["", "## Summary", "",
+            f"{len(judged)} rows judged on this machine"
+            + (": " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items())) if counts else "")
+            + f"; {len(context)} context rows (figures for other hardware); "
+            + f"{noisy} rows with a relative IQR above {NOISY_REL_IQR:.0%}.", ""]
     if chart:
-        out += [f"![measured / material]({chart})", ""]
-    if not rows:
-        out += ["No benchmark in this run carries a `claim` in its extra_info.", ""]
-    for cid in sorted(rows):
-        claim = claims.get(cid)
-        title = f"### `{cid}`"
-        if claim is not None:
-            title += f" (catalog: {claim.verdict}; {claim.source_text})"
-        out += [title, ""]
-        if claim is not None:
-            out += [f"> Material: {claim.says}", ""]
-        out += ["| benchmark | quantity | measured | material | unit | ratio | verdict | method |",
-                "|---|---|---|---|---|---|---|---|"]
-        details = []
-        for row in rows[cid]:
-            bench, extra = row["bench"], row["extra"]
-            out.append("| " + " | ".join([
-                f"`{_cell(bench['name'])}`", _cell(extra.get("quantity", "")), _fmt(extra.get("measured")),
-                _fmt(extra.get("material")), _cell(extra.get("unit", "")),
-                "–" if row["ratio"] is None else f"{row['ratio']:.2f}",
-                row["verdict"] + (" (context only: other hardware)"
-                                  if claim is not None and claim.verdict == "gpu-only" and not cuda_here else ""),
-                _cell(extra.get("method", "")),
-            ]) + " |")
-            others = {k: v for k, v in extra.items() if k not in KNOWN_KEYS} if row["details"] else {}
-            if others or extra.get("note"):
-                text = "; ".join(f"{k} = {_fmt(v) if not isinstance(v, (dict, list)) else json.dumps(v)}"
-                                 for k, v in others.items())
-                if extra.get("note"):
-                    text = f"{extra['note']}" + (f"; {text}" if text else "")
-                details.append(f"- `{bench['name']}`: {_cell(text)}")
-        out += [""] + details + ([""] if details else [])
-    measured_ids = set(rows)
+        out += [f"![measured medians with 95% intervals next to the material's figures]({chart})", ""]
+    by_claim: dict[str, list[Row]] = {}
+    for r in judged:
+        by_claim.setdefault(r.claim_id, []).append(r)
+    out += [f"## Verdicts on this machine ({len(by_claim)} claims)", ""]
+    if not by_claim:
+        out += ["No row could be judged on this machine.", ""]
+    for cid in sorted(by_claim):
+        out += _claim_heading(cid, claims.get(cid)) + _verdict_table(by_claim[cid]) + _details(by_claim[cid])
+    ctx_by_claim: dict[str, list[Row]] = {}
+    for r in context:
+        ctx_by_claim.setdefault(r.claim_id, []).append(r)
+    out += ["## Context: figures for other hardware", "",
+            "These rows set a figure the material gives for other hardware next to what was measured "
+            "here. They carry no verdict: a measurement on this machine can neither confirm nor refute "
+            "an A100's or an RTX 3090's figure. The ResNet-50 rows are the **CPU counterpart of the "
+            "material's A100 table** (000 §5.3): the same model and modes, on this CPU, at a small batch.",
+            "",
+            "To measure the GPU figures themselves on a machine with CUDA (the gpu-marked benchmarks "
+            "skip with a reason elsewhere):", "", "```sh", GPU_COMMAND, "```", ""]
+    if not ctx_by_claim:
+        out += ["No context rows in this run.", ""]
+    for cid in sorted(ctx_by_claim):
+        out += _claim_heading(cid, claims.get(cid)) + _context_table(ctx_by_claim[cid]) + _details(ctx_by_claim[cid])
+    measured_ids = {r.claim_id for r in rows}
     missing = [c for c in claims.values() if c.measure and c.id not in measured_ids]
     if missing:
         out += ["## Claims with a benchmark that did not run here", "",
@@ -260,52 +651,125 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None) -> str:
             why = "needs CUDA" if claim.verdict == "gpu-only" else "not in this results file"
             out.append(f"| `{claim.id}` | {claim.verdict} | `{_cell(claim.measure)}` | {why} |")
         out.append("")
-    out += ["## All benchmarks (pytest-benchmark statistics)", "",
-            "| benchmark | median | IQR | min | rounds | claim |", "|---|---|---|---|---|---|"]
+    out += ["## All benchmarks (pytest-benchmark statistics of the timed step)", "",
+            "| benchmark | median | IQR | min | rounds | load before, after | claims |", "|---|---|---|---|---|---|---|"]
     for bench in sorted(data["benchmarks"], key=_short_name):
-        stats = bench["stats"]
+        stats, extra = bench["stats"], bench.get("extra_info") or {}
+        ids = list(dict.fromkeys(r.claim_id for r in rows if r.bench is bench))
         out.append("| " + " | ".join([
             f"`{_cell(_short_name(bench))}`",
-            _seconds(stats.get("median", float("nan"))) if _number(stats.get("median")) is not None else "–",
+            _seconds(stats["median"]) if _number(stats.get("median")) is not None else "–",
             _seconds(stats["iqr"]) if _number(stats.get("iqr")) is not None else "–",
             _seconds(stats["min"]) if _number(stats.get("min")) is not None else "–",
             str(stats.get("rounds", "–")),
-            _claims_of(bench),
+            ", ".join(_fmt(extra.get(k)) for k in ("load_before", "load_after")),
+            ", ".join(f"`{i}`" for i in ids),
         ]) + " |")
     total = sum(_number(b["stats"].get("total")) or 0.0 for b in data["benchmarks"])
-    out += ["", f"{len(data['benchmarks'])} benchmarks; time inside the timed rounds: {total:.1f} s. "
+    out += ["", f"{len(data['benchmarks'])} benchmarks; † = measured while the 1-minute load average was "
+            f">= {BUSY_LOAD}; time inside pytest-benchmark's timed rounds: {total:.1f} s. "
             f"Rendered {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by "
             "`python -m torchclaims bench-report`.", ""]
     return "\n".join(out)
 
 
-def render_chart(data: dict, path: pathlib.Path) -> bool:
-    """A horizontal bar per claim row with a numeric ratio; False where there is none."""
-    bars = []
-    for cid, rows in sorted(claim_rows(data).items()):
-        for row in rows:
-            if row["ratio"] is not None and row["ratio"] > 0:
-                label = f"{row['extra'].get('quantity') or row['bench']['name']} [{cid}]"
-                bars.append((label if len(label) <= 72 else label[:69] + "...", row["ratio"], row["verdict"]))
-    if not bars:
+# ------------------------------------------------------------------ chart
+
+_MEMORY = {"B": 1 / 2**20, "KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0, "kB": 1e3 / 2**20, "MB": 1e6 / 2**20,
+           "GB": 1e9 / 2**20}
+_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6}
+PANELS = (  # (key, title, axis label, log scale)
+    ("ratio", "Ratios: speed-ups and size ratios", "x (1 = no difference)", True),
+    ("percent", "Savings and overheads", "% (0 = no difference)", False),
+    ("memory", "Memory", "MiB (log scale)", True),
+    ("latency", "Latency", "seconds (log scale)", True),
+)
+COLOURS = {"agrees": "tab:green", "holds": "tab:green", "weaker": "tab:orange", "stronger": "tab:orange",
+           "higher": "tab:orange", "lower": "tab:orange", "contradicts": "tab:red",
+           "inconclusive": "tab:gray", "context": "tab:blue"}
+
+
+def panel_of(unit: str) -> tuple[str, float] | None:
+    """(panel key, factor to the panel's unit) for a row's unit, or None (not charted)."""
+    if unit in ("x", "ratio"):
+        return "ratio", 1.0
+    if unit == "%":
+        return "percent", 1.0
+    if unit in _MEMORY:
+        return "memory", _MEMORY[unit]
+    if unit in _TIME:
+        return "latency", _TIME[unit]
+    return None
+
+
+def chart_points(rows: list[Row]) -> dict[str, list[dict]]:
+    """What the chart draws, panel by panel (tested without matplotlib)."""
+    panels: dict[str, list[dict]] = {}
+    for r in rows:
+        where = panel_of(str(r.entry.get("unit", "")))
+        if where is None or r.figure.value is None:
+            continue
+        key, factor = where
+        log = next(p[3] for p in PANELS if p[0] == key)
+        value = r.figure.value * factor
+        if log and value <= 0:
+            continue
+        low, high = (r.figure.ci or (r.figure.value, r.figure.value))
+        material = _number(r.entry.get("material"))
+        bound = _BOUND.match(r.entry["material"]) if isinstance(r.entry.get("material"), str) else None
+        word = "context" if r.verdict is None else r.verdict.word
+        label = textwrap.fill(f"{r.entry.get('quantity') or r.bench['name']}", 58)
+        panels.setdefault(key, []).append(dict(
+            label=f"{label}\n[{r.claim_id}]", value=value, low=low * factor, high=high * factor,
+            material=None if material is None else material * factor,
+            bound=None if bound is None else float(bound.group(2)) * factor,
+            verdict=word, colour=COLOURS.get(word.split()[0], "tab:purple")))
+    return panels
+
+
+def render_chart(data: dict, path: pathlib.Path, claims: dict | None = None) -> bool:
+    """One panel per kind of quantity; False where nothing numeric can be drawn."""
+    panels = chart_points(build_rows(data, _catalog() if claims is None else claims))
+    if not panels:
         return False
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    height = max(2.5, 0.32 * len(bars) + 1.2)
-    fig, ax = plt.subplots(figsize=(13, height))
-    colours = ["tab:green" if v.startswith(("agrees", "holds")) else "tab:red" if "not" in v or "lower" in v
-               else "tab:orange" for _, _, v in bars]
-    ax.barh(range(len(bars)), [r for _, r, _ in bars], color=colours)
-    ax.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xscale("log")
-    ax.axvline(1.0, color="black", linewidth=1)
-    ax.set_xlabel("measured / material (log scale; 1 = as the material says)")
-    torch_version = ((data.get("machine_info") or {}).get("torch") or {}).get("version", "")
-    ax.set_title(f"Material's figures vs this machine (torch {torch_version})", fontsize=10)
-    fig.tight_layout()
+    order = [p for p in PANELS if p[0] in panels]
+    heights = [max(1.6, 0.62 * len(panels[p[0]]) + 0.9) for p in order]
+    fig, axes = plt.subplots(len(order), 1, figsize=(13, sum(heights) + 1.6),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False, layout="constrained")
+    for ax, (key, title, xlabel, log) in zip(axes[:, 0], order):
+        points = panels[key]
+        ys = list(range(len(points)))
+        for y, p in zip(ys, points):
+            ax.errorbar(p["value"], y, xerr=[[max(p["value"] - p["low"], 0)], [max(p["high"] - p["value"], 0)]],
+                        fmt="o", color=p["colour"], ecolor=p["colour"], capsize=4, markersize=6)
+            if p["material"] is not None:
+                ax.plot(p["material"], y, marker="D", color="black", markersize=6, fillstyle="none")
+            if p["bound"] is not None:
+                ax.plot(p["bound"], y, marker="|", color="black", markersize=14, markeredgewidth=2)
+        ax.set_yticks(ys, [p["label"] for p in points], fontsize=8)
+        ax.set_ylim(len(points) - 0.5, -0.5)
+        if log:
+            ax.set_xscale("log")
+        if key in ("ratio", "percent"):
+            ax.axvline(1.0 if key == "ratio" else 0.0, color="gray", linewidth=1, linestyle="--")
+        ax.set_title(title, fontsize=10, loc="left")
+        ax.set_xlabel(xlabel, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    used = {p["verdict"].split()[0] for pts in panels.values() for p in pts}
+    handles = [Line2D([], [], marker="o", linestyle="-", color=COLOURS[w], label=f"measured: {w} (95% CI)")
+               for w in COLOURS if w in used]
+    handles += [Line2D([], [], marker="D", linestyle="", color="black", fillstyle="none", label="material's figure"),
+                Line2D([], [], marker="|", linestyle="", color="black", markersize=12, markeredgewidth=2,
+                       label="material's bound (> or <)")]
+    fig.legend(handles=handles, loc="outside upper center", ncol=4, fontsize=8, frameon=False)
+    torch_version = _torch_info(data).get("version", "")
+    fig.suptitle(f"Measured here (median, 95% CI) vs the material (torch {torch_version}; "
+                 "blue = other hardware, context only)", fontsize=11)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
@@ -332,14 +796,15 @@ def main(argv: list[str]) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ReportError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
+        claims = _catalog()
         chart_name = "report.png"
-        has_chart = render_chart(data, out_dir / chart_name)
+        has_chart = render_chart(data, out_dir / chart_name, claims)
         (out_dir / "report.md").write_text(
-            render_markdown(data, source, chart_name if has_chart else None), encoding="utf-8")
+            render_markdown(data, source, chart_name if has_chart else None, claims), encoding="utf-8")
     except ReportError as exc:
         print(f"bench-report: {exc}", file=sys.stderr)
         return 2
-    print(f"wrote {out_dir / 'report.md'}" + (f" and {out_dir / chart_name}" if has_chart else " (no chart: no numeric ratio)"))
+    print(f"wrote {out_dir / 'report.md'}" + (f" and {out_dir / chart_name}" if has_chart else " (no chart: no numeric figure)"))
     return 0
 
 

@@ -1,0 +1,291 @@
+"""The benchmark report: its statistics, its direction-aware verdicts, the context section, the chart."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from torchclaims import bench_report as br
+
+
+# ------------------------------------------------------------------ statistics
+
+@pytest.mark.parametrize("n, ranks", [
+    # The classic table of distribution-free 95% intervals for a median (e.g. Conover,
+    # Practical Nonparametric Statistics, Table A3), each checked by hand below.
+    (6, (1, 6)),     # P(B <= 0) = 1/64 = 0.016 <= 0.025
+    (9, (2, 8)),     # P(B <= 1) = 10/512 = 0.020; P(B <= 2) = 46/512 = 0.090
+    (10, (2, 9)),    # P(B <= 1) = 11/1024 = 0.011; P(B <= 2) = 56/1024 = 0.055
+    (15, (4, 12)),   # P(B <= 3) = 576/32768 = 0.018; P(B <= 4) = 1941/32768 = 0.059
+    (20, (6, 15)),   # P(B <= 5) = 0.021; P(B <= 6) = 0.058
+    (21, (6, 16)),   # P(B <= 5) = 0.013; P(B <= 6) = 0.039
+    (30, (10, 21)),  # P(B <= 9) = 0.021; P(B <= 10) = 0.049
+])
+def test_median_interval_ranks_match_the_binomial_table(n, ranks):
+    assert br.median_ci_ranks(n) == ranks, f"median_ci_ranks({n}) = {br.median_ci_ranks(n)}, expected {ranks}"
+    k = ranks[0]
+    tail = sum(math.comb(n, j) for j in range(k)) / 2 ** n
+    assert tail <= 0.025 < tail + math.comb(n, k) / 2 ** n, f"rank {k} is not the largest with tail <= 2.5% for n={n}"
+    assert br.median_ci_coverage(n, k) == pytest.approx(1 - 2 * tail)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_too_few_rounds_give_no_interval(n):
+    assert br.median_ci_ranks(n) is None
+    assert br.median_ci(list(range(n))) is None
+
+
+def test_median_interval_of_known_samples_is_the_right_order_statistics():
+    samples = [7.0, 3.0, 9.0, 1.0, 5.0, 8.0, 2.0, 6.0, 4.0]          # 1..9 shuffled
+    assert br.median_ci(samples) == (2.0, 8.0)
+    assert br.figure_of({"samples": samples}).value == 5.0
+
+
+def test_median_interval_covers_the_true_median_at_least_95_percent_of_the_time():
+    """Distribution-free: checked on a skewed distribution whose median is known (log 2)."""
+    rng = np.random.default_rng(0)
+    trials, n = 4000, 21
+    draws = rng.exponential(1.0, size=(trials, n))
+    covered = sum(lo <= math.log(2) <= hi for lo, hi in (br.median_ci(list(row)) for row in draws))
+    assert covered / trials >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / trials), (
+        f"coverage {covered / trials:.3f} on {trials} trials, expected >= {br.median_ci_coverage(n, 6):.3f}")
+
+
+def test_relative_iqr_uses_linear_quartiles_like_numpy():
+    samples = [1.0, 2.0, 2.5, 3.0, 10.0, 4.0, 3.5]
+    q1, med, q3 = np.percentile(samples, [25, 50, 75])
+    assert br.relative_iqr(samples) == pytest.approx((q3 - q1) / med)
+
+
+def test_bootstrap_is_deterministic_contains_the_estimate_and_collapses_on_constant_data():
+    rng = np.random.default_rng(1)
+    base, cand = list(2.0 + rng.normal(0, 0.05, 21)), list(1.0 + rng.normal(0, 0.05, 21))
+    first = br.bootstrap_ci(base, cand, "speedup")
+    assert first == br.bootstrap_ci(base, cand, "speedup"), "the bootstrap must be reproducible"
+    estimate = br.pair_estimate(base, cand, "speedup")
+    assert first[0] <= estimate <= first[1], f"interval {first} does not contain the estimate {estimate}"
+    assert br.bootstrap_ci([2.0] * 10, [1.0] * 10, "speedup") == (2.0, 2.0)
+    assert br.bootstrap_ci([2.0] * 5, [1.0] * 5, "speedup") is None, "5 rounds cannot give an honest interval"
+
+
+def test_a_ratio_is_the_ratio_of_medians_never_the_mean_of_ratios():
+    baseline = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    candidate = [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    mean_of_ratios = float(np.mean(np.array(baseline) / np.array(candidate)))
+    fig = br.figure_of({"baseline": baseline, "candidate": candidate, "stat": "speedup"})
+    assert fig.value == pytest.approx(1.0), f"speed-up {fig.value}, expected median/median = 4/4 = 1"
+    assert mean_of_ratios > 1.5, "the planted data must tell the two apart"
+
+
+@pytest.mark.parametrize("stat, expected", [("speedup", 2.0), ("ratio", 0.5), ("saving", 50.0), ("overhead", -50.0)])
+def test_pair_statistics(stat, expected):
+    assert br.pair_estimate([2.0] * 7, [1.0] * 7, stat) == pytest.approx(expected)
+
+
+# ------------------------------------------------------------------ verdicts
+
+def _pair(material, base=2.0, cand=1.0, noise=0.01, n=21, seed=0, **extra):
+    rng = np.random.default_rng(seed)
+    row = dict(claim="tensors.x", quantity="q", unit="x", stat="speedup", material=material,
+               baseline=list(base * (1 + rng.normal(0, noise, n))), candidate=list(cand * (1 + rng.normal(0, noise, n))))
+    row.update(extra)
+    return row
+
+
+def _verdict(row):
+    return br.judge(row, br.figure_of(row))
+
+
+def test_a_slowdown_against_a_claimed_speedup_contradicts_whatever_the_tolerance():
+    """The planted opposite-direction row: measured 0.93x where the material says 1.22x."""
+    row = _pair(1.22, base=1.0, cand=1.0 / 0.93, tolerance=10.0)
+    verdict = _verdict(row)
+    assert verdict.word == "contradicts", f"{verdict} for a measured slowdown against a claimed speed-up"
+    assert "slowdown" in verdict.why
+
+
+@pytest.mark.parametrize("stat, material, base, cand", [
+    ("saving", 37.0, 1.0, 1.2),      # memory went up, the material claims a saving
+    ("overhead", 20.0, 1.0, 0.8),    # time went down, the material claims an overhead
+    ("speedup", 0.5, 1.0, 0.8),      # a claimed slowdown, measured a speed-up
+])
+def test_every_kind_of_figure_contradicts_in_the_opposite_direction(stat, material, base, cand):
+    verdict = _verdict(_pair(material, base=base, cand=cand, stat=stat))
+    assert verdict.word == "contradicts", f"{stat}: {verdict}"
+
+
+def test_same_direction_within_tolerance_agrees_and_outside_it_does_not():
+    assert _verdict(_pair(2.1)).word == "agrees"
+    assert _verdict(_pair(5.0)).word == "weaker"
+    assert _verdict(_pair(1.2)).word == "stronger"
+
+
+def test_an_interval_across_no_effect_is_inconclusive():
+    row = _pair(1.22, base=1.0, cand=1.0, noise=0.03)
+    verdict = _verdict(row)
+    assert verdict.word == "inconclusive" and "contains 1" in verdict.why, verdict
+
+
+def test_a_noisy_row_is_inconclusive_even_when_its_interval_is_clear():
+    rng = np.random.default_rng(3)
+    base = list(2.0 * rng.uniform(0.7, 1.3, 41))     # relative IQR about 30%
+    row = dict(claim="c.x", unit="x", stat="speedup", material=2.0, baseline=base, candidate=[1.0] * 41)
+    fig = br.figure_of(row)
+    assert fig.ci[0] > 1.0 and fig.rel_iqr > br.NOISY_REL_IQR
+    verdict = br.judge(row, fig)
+    assert verdict.word == "inconclusive" and "IQR" in verdict.why, verdict
+
+
+def test_too_few_rounds_are_inconclusive():
+    verdict = _verdict(_pair(2.0, n=4))
+    assert verdict.word == "inconclusive" and "rounds" in verdict.why, verdict
+
+
+def test_a_saving_near_100_percent_is_compared_as_the_memory_it_leaves():
+    """98.3% saving leaves 1/60 of the memory; 78.6% leaves 1/5: not within 25%."""
+    row = dict(claim="c.x", unit="%", stat="saving", material=98.3, measured=78.6, exact=True)
+    assert _verdict(row).word == "weaker"
+    row = dict(claim="c.x", unit="%", stat="overhead", material=20.0, measured=38.0, exact=True)
+    assert _verdict(row).word == "stronger", "38% overhead is about twice 20%"
+
+
+def test_bounds():
+    exact = dict(claim="c.x", unit="ratio", measured=1.0, exact=True)
+    assert _verdict({**exact, "material": "< 1"}).word == "contradicts", "equal is not less"
+    assert _verdict({**exact, "measured": 1.57, "material": "> 1"}).word == "holds"
+    assert _verdict({**exact, "measured": 0.7, "material": "> 1"}).word == "contradicts"
+    assert _verdict({**exact, "measured": 8.1, "unit": "MiB", "material": "< 10"}).word == "holds"
+
+
+def test_a_plain_magnitude_is_judged_by_its_interval_inside_the_band():
+    rng = np.random.default_rng(4)
+    row = dict(claim="c.x", unit="MB", material=20.0, samples=list(1229 * (1 + rng.normal(0, 0.001, 9))))
+    assert _verdict(row).word == "higher"
+    row["samples"] = list(21 * (1 + rng.normal(0, 0.001, 9)))
+    assert _verdict(row).word == "agrees"
+
+
+# ------------------------------------------------------------------ context rows and the rendered report
+
+class _Claim:
+    def __init__(self, cid, verdict="not-checkable", measure=None):
+        self.id, self.verdict, self.measure = cid, verdict, measure
+        self.says, self.source_text = f"what the material says about {cid}", "000_x.txt §5.3"
+
+
+def _results(rows, load=(0.2, 0.2, 0.2), cuda=None):
+    return {
+        "machine_info": {"node": "m", "cpu": {"brand_raw": "CPU", "count": 2},
+                         "torch": {"version": "2.14.1", "cuda_device": cuda, "num_threads": 2,
+                                   "load_before": list(load), "load_after": list(load)}},
+        "datetime": "2026-12-01T00:00:00",
+        "benchmarks": [{"name": "test_planted", "fullname": "benchmarks/bench_x.py::test_planted",
+                        "stats": {"median": 0.001, "iqr": 1e-5, "min": 0.001, "rounds": 3, "total": 0.003},
+                        "extra_info": {**rows[0], "more": rows[1:]}}],
+    }
+
+
+def test_a_figure_for_other_hardware_is_context_never_agrees(tmp_path):
+    """A CPU speed-up equal to the A100's 1.744x must still not be called agreement."""
+    context = _pair(1.744, base=1.744, cand=1.0, claim="compile.resnet50-compile-default-throughput",
+                    hardware="A100", quantity="ResNet-50 planted context speed-up")
+    opposite = _pair(1.22, base=1.0, cand=1.0 / 0.93, claim="data.workers", quantity="planted opposite row")
+    data = _results([context, opposite])
+    rows = br.build_rows(data, {})
+    by_quantity = {r.entry["quantity"]: r for r in rows}
+    ctx = by_quantity["ResNet-50 planted context speed-up"]
+    assert ctx.verdict is None and "A100" in ctx.context, "other hardware must be context"
+    assert br.judge(context, ctx.figure).word == "agrees", "the planted figure would agree if it were judged"
+    assert by_quantity["planted opposite row"].verdict.word == "contradicts"
+
+    text = br.render_markdown(data, tmp_path / "r.json", None, claims={})
+    verdicts, context_section = text.split("## Context: figures for other hardware")
+    assert "planted opposite row" in verdicts and "**contradicts**" in verdicts
+    assert "ResNet-50 planted context speed-up" not in verdicts
+    context_table = context_section.split("## All benchmarks")[0]
+    assert "ResNet-50 planted context speed-up" in context_table
+    assert "agrees" not in context_table, "a context row must carry no verdict"
+    assert "pytest benchmarks/ -m gpu" in context_section, "the report gives the command to rerun on a GPU"
+    assert "python -m torchclaims show data.workers" in text
+    assert "python -m torchclaims show compile.resnet50-compile-default-throughput" in text
+
+
+def test_the_device_named_by_the_material_makes_the_row_a_verdict():
+    row = _pair(1.744, base=1.744, cand=1.0, hardware="A100")
+    [judged] = br.build_rows(_results([row], cuda="NVIDIA A100-SXM4-80GB"), {})
+    assert judged.verdict is not None and judged.verdict.word == "agrees"
+    [other] = br.build_rows(_results([row], cuda="NVIDIA H200"), {})
+    assert other.verdict is None, "an H200 is not the A100 the material measured"
+
+
+def test_a_gpu_only_claim_without_cuda_is_context():
+    row = _pair(1.5, claim="numerics.amp")
+    [r] = br.build_rows(_results([row]), {"numerics.amp": _Claim("numerics.amp", "gpu-only")})
+    assert r.verdict is None and "gpu-only" in r.context
+
+
+def test_every_row_states_its_interval_spread_and_rounds(tmp_path):
+    rows = [_pair(2.0, quantity="timed"),
+            dict(claim="c.bytes", quantity="counted", unit="%", stat="saving", material=40.0, measured=60.0, exact=True)]
+    text = br.render_markdown(_results(rows), tmp_path / "r.json", None, claims={})
+    timed = next(line for line in text.splitlines() if line.startswith("| timed"))
+    cells = [c.strip() for c in timed.split("|")[1:-1]]
+    assert cells[3].startswith("[") and cells[4].endswith("%") and cells[5] == "21", cells
+    counted = next(line for line in text.splitlines() if line.startswith("| counted"))
+    assert "| exact |" in counted and "1 (exact)" in counted
+
+
+def test_the_load_is_reported_and_a_busy_machine_is_warned_about(tmp_path):
+    busy = br.render_markdown(_results([_pair(2.0)], load=(1.7, 2.0, 2.9)), tmp_path / "r.json", None, claims={})
+    assert "machine was busy" in busy and "1.70" in busy and "†" in busy.split("## Summary")[1]
+    quiet = br.render_markdown(_results([_pair(2.0)], load=(0.1, 0.2, 0.3)), tmp_path / "r.json", None, claims={})
+    assert "busy" not in quiet and "| load average (1, 5, 15 min) before the run | 0.10, 0.20, 0.30 |" in quiet
+    unknown = _results([_pair(2.0)])
+    del unknown["machine_info"]["torch"]["load_before"], unknown["machine_info"]["torch"]["load_after"]
+    assert "load average was not recorded" in br.render_markdown(unknown, tmp_path / "r.json", None, claims={})
+
+
+# ------------------------------------------------------------------ the chart
+
+def test_the_chart_has_one_panel_per_kind_of_quantity_with_intervals(tmp_path):
+    rows = [_pair(2.0, quantity="speed"),
+            dict(claim="c.mem", quantity="memory", unit="MB", material=20.0, samples=[30.0 + i for i in range(9)]),
+            dict(claim="c.lat", quantity="latency", unit="s", material=1.2, samples=[2.0], hardware="A100"),
+            dict(claim="c.pct", quantity="saved", unit="%", stat="saving", material=40.0, measured=60.0, exact=True)]
+    data = _results(rows)
+    panels = br.chart_points(br.build_rows(data, {}))
+    assert set(panels) == {"ratio", "memory", "latency", "percent"}
+    [mem] = panels["memory"]
+    assert mem["low"] < mem["value"] < mem["high"], "the memory row's error bar is its interval"
+    assert mem["material"] == pytest.approx(20.0 * 1e6 / 2**20), "MB are drawn in MiB"
+    assert panels["latency"][0]["verdict"] == "context"
+    assert br.render_chart(data, tmp_path / "chart.png", claims={})
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------ command line
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "torchclaims", "bench-report", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_bad_input_is_one_line_and_exit_status_2(tmp_path):
+    missing = _cli(str(tmp_path / "nope.json"), cwd=tmp_path)
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
+    (tmp_path / "bad.json").write_text("{not json")
+    bad = _cli(str(tmp_path / "bad.json"), cwd=tmp_path)
+    assert bad.returncode == 2 and "not valid JSON" in bad.stderr and "Traceback" not in bad.stderr
+    (tmp_path / "stat.json").write_text(json.dumps(_results([_pair(2.0, stat="mean-of-ratios")])))
+    stat = _cli(str(tmp_path / "stat.json"), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert stat.returncode == 2 and "mean-of-ratios" in stat.stderr and "Traceback" not in stat.stderr
+
+
+def test_the_command_writes_the_report_and_the_chart(tmp_path):
+    (tmp_path / "r.json").write_text(json.dumps(_results([_pair(2.0, claim="tensors.empty-faster-than-zeros")])))
+    done = _cli(str(tmp_path / "r.json"), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "report.png").exists()
+    assert "tensors.empty-faster-than-zeros" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
