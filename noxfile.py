@@ -1,60 +1,83 @@
-"""The claim matrix: `pytest specs/ --claims-report` on several torch versions, one venv each.
+"""The claim history: `pytest specs/ --claims-report` on every torch minor release, one venv each.
 
-    nox -s claims            # every version below, then render reports/matrix.{md,html}
-    nox -s "claims(torch='2.5.1')"
-    nox -s matrix            # render only, from the committed reports
+    nox -s claims                         # every release below not measured yet, then the matrix
+    nox -s "claims(torch='2.0.1')"        # one release
+    nox -s matrix                         # render reports/matrix.{md,html} from the committed reports
 
-Why these versions:
-- 2.5.1: the last release where torch.load defaults to weights_only=False (2.6 flipped it);
-- 2.9.1: the 2.9 line, between the two (torch.cuda.amp deprecated since 2.4, weights_only=True);
-- 2.13.0: a local CPU-only wheel with no matching torchvision (torchvision specs skip);
-- 2.14.1: the version the project pins (local CUDA build with torchvision 0.29.1);
-- 2.15.0: the newest release in the registry (no torchvision for it yet).
+The last patch of every minor release with Python 3.11 wheels, 1.13 to 2.15 (17 releases).
+Resumable: a release whose report (reports/claims/torch-V.json) exists is skipped; set
+TORCHCLAIMS_MATRIX_FORCE=1 to measure it again. Each run appends one line (release, seconds,
+venv size in MB) to reports/claims/runs.tsv and prints it as a progress line.
 
-Wheels come from the registry, or from a folder named by TORCHCLAIMS_WHEELHOUSE.
-Each run is `--full` (slow, compile and distributed specs included). Each venv is deleted
-after its run (a CUDA build of torch takes about 5 GB; the largest moment of a run is one
-venv plus the wheel cache, about 10 GB of disk with TORCHCLAIMS_WHEELHOUSE holding 9.5 GB of
-wheels for the three registry versions).
+Wheels: from the registry, or from TORCHCLAIMS_WHEELHOUSE/<version>/ (filled beforehand with
+`pip download torch==V torchvision==W 'numpy<2'`), which avoids downloading again on a rerun. A
+CUDA build of torch with its nvidia packages is 2 to 4 GB of wheels and 5 to 7 GB installed: each
+venv is deleted after its run, so the largest moment is one venv plus the wheel cache.
+Facts this list encodes: no torchvision for Python 3.11 before 0.15 (none for torch 1.13) nor yet
+for 2.15; torch below 2.3 needs numpy<2; 2.13.0 is the local CPU-only build here, without
+torchvision (PyPI's torchvision does not import beside it).
 """
 import os
 import pathlib
 import shutil
 import sys
+import time
+import tomllib
 
 import nox
 
 nox.options.sessions = ["claims", "matrix"]
 nox.options.reuse_existing_virtualenvs = False
 
-TORCH = {  # torch -> matching torchvision, or None where there is none
-    "2.5.1": "0.20.1",
-    "2.9.1": "0.24.1",
-    "2.13.0": None,
-    "2.14.1": "0.29.1",
-    "2.15.0": None,
+TORCH = {  # torch -> matching torchvision, or None where there is none for Python 3.11
+    "1.13.1": None, "2.0.1": "0.15.2", "2.1.2": "0.16.2", "2.2.2": "0.17.2", "2.3.1": "0.18.1",
+    "2.4.1": "0.19.1", "2.5.1": "0.20.1", "2.6.0": "0.21.0", "2.7.1": "0.22.1", "2.8.0": "0.23.0",
+    "2.9.1": "0.24.1", "2.10.0": "0.25.0", "2.11.0": "0.26.0", "2.12.1": "0.27.1", "2.13.0": None,
+    "2.14.1": "0.29.1", "2.15.0": None,
 }
-# Versions the machine's pip config caps or serves locally; the others need the cap lifted.
+# Versions the machine's pip config serves locally; the others need its cap lifted.
 LOCAL = {"2.13.0", "2.14.1"}
-TEST_DEPS = ["numpy", "pytest", "hypothesis", "pytest-xdist", "pytest-timeout", "pytest-benchmark", "pytest-socket",
-             "rich", "jsonschema"]
+NUMPY_1 = {"1.13.1", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy 1.x
 REPORTS = pathlib.Path("reports/claims")
+# The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared.
+NOT_TEST_DEPS = ("torch", "torchvision", "numpy", "nox", "matplotlib")
+
+
+def test_deps() -> list[str]:
+    deps = tomllib.loads(pathlib.Path("pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    return [d for d in deps if not d.split("=")[0].split(">")[0].split("<")[0].strip().startswith(NOT_TEST_DEPS)]
+
+
+def _venv_mb(path) -> int:
+    return sum(f.stat().st_size for f in pathlib.Path(path).rglob("*") if f.is_file() and not f.is_symlink()) // 2**20
 
 
 @nox.session(python="3.11")
 @nox.parametrize("torch", list(TORCH))
 def claims(session, torch):
+    report = REPORTS / f"torch-{torch}.json"
+    if report.exists() and not os.environ.get("TORCHCLAIMS_MATRIX_FORCE"):
+        session.skip(f"torch {torch}: already measured ({report}); TORCHCLAIMS_MATRIX_FORCE=1 measures it again")
+    start = time.monotonic()
     env = {} if torch in LOCAL else {"PIP_CONFIG_FILE": os.devnull}
-    wheelhouse = os.environ.get("TORCHCLAIMS_WHEELHOUSE")
-    extra = ["--find-links", wheelhouse] if wheelhouse else []
     packages = [f"torch=={torch}"] + ([f"torchvision=={TORCH[torch]}"] if TORCH[torch] else [])
-    session.install(*extra, *packages, *TEST_DEPS, env=env)
+    packages.append("numpy<2" if torch in NUMPY_1 else "numpy")
+    house = pathlib.Path(os.environ.get("TORCHCLAIMS_WHEELHOUSE", "/nonexistent")) / torch
+    where = ["--no-index", "--find-links", str(house)] if house.is_dir() else []
+    session.install(*where, *packages, env=env)
+    session.install(*test_deps())   # torch is installed already: nothing here replaces it
     REPORTS.mkdir(parents=True, exist_ok=True)
+    args = os.environ.get("TORCHCLAIMS_MATRIX_ARGS", "--full -n 2").split()
+    size = _venv_mb(session.virtualenv.location)
     try:
-        session.run("python", "-m", "pytest", "specs/", "--full", "-n", "2", "-q", "-p", "no:cacheprovider",
-                    "--claims-report", str(REPORTS / f"torch-{torch}.json"), success_codes=[0, 1])
+        session.run("python", "-m", "pytest", "specs/", *args, "-q", "-p", "no:cacheprovider",
+                           "-p", "no:randomly", "--claims-report", str(report), success_codes=[0, 1])
     finally:
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)
+    seconds = time.monotonic() - start
+    with open(REPORTS / "runs.tsv", "a", encoding="utf-8") as fh:
+        fh.write(f"{torch}\t{seconds:.0f}\t{size}\n")
+    session.log(f"torch {torch}: measured in {seconds:.0f} s, venv {size} MB -> {report}")
 
 
 @nox.session(python=False)

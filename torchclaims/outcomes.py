@@ -288,10 +288,25 @@ def environment() -> dict:
     }
 
 
+def specs_commit() -> str | None:
+    """The git commit of the specs this run used ("+dirty" when the tree had changes), if known."""
+    import subprocess
+    from .catalog import ROOT
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "specs", "claims", "torchclaims"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
 def json_report(summary: list[ClaimOutcome], claims: dict[str, Claim], argv: list[str]) -> dict:
     return {
         "schema_version": SCHEMA_VERSION,
         **environment(),
+        "commit": specs_commit(),
         "argv": list(argv),
         "claims": {
             o.claim.id: {
@@ -326,6 +341,7 @@ REPORT_SCHEMA = {
         "cuda": {"type": ["string", "null"]},
         "device": {"type": "string"},
         "argv": {"type": "array", "items": {"type": "string"}},
+        "commit": {"type": ["string", "null"]},
         "claims": {
             "type": "object",
             "additionalProperties": {
