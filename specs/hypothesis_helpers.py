@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.extra import numpy as hnp
+from aliasing import shares_storage, storage_ptr  # noqa: F401  (re-exported for the property specs)
 
 # The byte order of this machine, spelled out: "=" is native for NumPy.
 NATIVE_FLOAT64 = np.dtype(np.float64).newbyteorder("=")
@@ -281,10 +282,8 @@ def assert_close(actual: torch.Tensor, expected: torch.Tensor, call: str, **tole
 def assert_shares_storage(a: torch.Tensor, b: torch.Tensor, call: str) -> None:
     """a and b live in the same storage (zero-size storages compare trivially)."""
     __tracebackhide__ = True
-    pa, pb = a.untyped_storage().data_ptr(), b.untyped_storage().data_ptr()
+    pa, pb = storage_ptr(a), storage_ptr(b)
     assert pa == pb, (f"storage data_ptr {pa:#x} != base's {pb:#x}, but should be the same "
                       f"(no copy) [{call}]")
 
 
-def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()

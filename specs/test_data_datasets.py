@@ -12,6 +12,8 @@ import pytest
 import torch
 from torch.utils.data import DataLoader
 
+from aliasing import storage_nbytes
+
 torchvision = pytest.importorskip("torchvision")
 from PIL import Image  # noqa: E402
 from torchvision import transforms  # noqa: E402
@@ -102,7 +104,7 @@ def _eager_load_bytes(ref, tmp_path, transform=None):
     write_images(path, MINI_SHAPE[0])
     ds = ref.data.MemmapDataset(path, MINI_SHAPE, np.uint8, transform=transform)
     batches = list(DataLoader(ds, batch_size=250))
-    return sum(b.untyped_storage().nbytes() for b in batches), batches
+    return sum(storage_nbytes(b) for b in batches), batches
 
 
 @pytest.mark.claim("data.memmap-memory-figures")

@@ -11,9 +11,7 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-
-def storage_ptr(t: torch.Tensor) -> int:
-    return t.untyped_storage().data_ptr()
+from aliasing import storage_nbytes, storage_ptr
 
 
 class RecordOps(TorchDispatchMode):
@@ -157,7 +155,7 @@ def test_zeros_like_inherits_dtype_device_layout_but_not_requires_grad():
     assert (z.shape, z.dtype, z.device, z.layout) == (x.shape, x.dtype, x.device, x.layout)
     assert bool((x != 0).all()) and int(z.count_nonzero()) == 0, (
         f"torch.zeros_like(x) has {int(z.count_nonzero())} non-zero values; x's values must not carry over")
-    assert z.untyped_storage().data_ptr() != x.untyped_storage().data_ptr(), "zeros_like(x) shares x's storage"
+    assert storage_ptr(z) != storage_ptr(x), "zeros_like(x) shares x's storage"
     assert not z.requires_grad, "torch.zeros_like(x requiring grad).requires_grad is True, but should be False"
     assert torch.zeros_like(x, requires_grad=True).requires_grad
     z_cl = torch.zeros_like(channels_last)
@@ -235,7 +233,7 @@ def test_linspace_and_arange_of_100000_points_use_the_same_memory():
     True: both are 100000 float32 values, 400000 bytes."""
     lin = torch.linspace(0, 1, 100000)
     ar = torch.arange(0, 1, 0.00001)
-    sizes = {name: (t.numel(), t.dtype, t.untyped_storage().nbytes()) for name, t in
+    sizes = {name: (t.numel(), t.dtype, storage_nbytes(t)) for name, t in
              (("linspace", lin), ("arange", ar))}
     assert sizes["linspace"] == sizes["arange"] == (100000, torch.float32, 400000), (
         f"(numel, dtype, storage bytes) = {sizes}, but both should be (100000, float32, 400000)")
@@ -245,8 +243,8 @@ def test_linspace_and_arange_of_100000_points_use_the_same_memory():
 def test_as_written_linspace_needs_less_memory_than_arange():
     """Material: linspace(0, 1, 100000) uses less memory than arange(0, 1, 0.00001).
     True: equal storage sizes."""
-    linspace_bytes = torch.linspace(0, 1, 100000).untyped_storage().nbytes()
-    arange_bytes = torch.arange(0, 1, 0.00001).untyped_storage().nbytes()
+    linspace_bytes = storage_nbytes(torch.linspace(0, 1, 100000))
+    arange_bytes = storage_nbytes(torch.arange(0, 1, 0.00001))
     assert linspace_bytes < arange_bytes
 
 

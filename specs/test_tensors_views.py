@@ -9,10 +9,7 @@ import warnings
 import pytest
 import torch
 
-
-def storage_ptr(t: torch.Tensor) -> int:
-    """Address of the whole storage: equal for every view of one buffer, whatever the offset."""
-    return t.untyped_storage().data_ptr()
+from aliasing import shares_storage, storage_nbytes, storage_ptr
 
 
 def assert_aliases(view: torch.Tensor, base: torch.Tensor, call: str) -> None:
@@ -28,6 +25,29 @@ def assert_owns_storage(result: torch.Tensor, base: torch.Tensor, call: str) -> 
         f"{call} shares its input's storage {storage_ptr(base):#x}, but should be a copy")
 
 
+def test_the_aliasing_helpers_tell_a_view_from_a_copy_on_this_torch():
+    """specs/aliasing.py (which every spec uses for aliasing) against torch itself: an offset
+    view, a transpose and an expand share the base's buffer, a clone and a contiguous copy
+    do not; nbytes is the whole buffer's size, whatever the view shows."""
+    base = torch.arange(24, dtype=torch.float64)
+    views = {"base[5:]": base[5:], "base.view(4, 6).t()": base.view(4, 6).t(),
+             "base[:1].expand(3, 1)": base[:1].expand(3, 1), "base.view(2, 12)[1, ::3]": base.view(2, 12)[1, ::3]}
+    for call, view in views.items():
+        assert shares_storage(view, base) and storage_ptr(view) == storage_ptr(base), (
+            f"aliasing says {call} does not share base's buffer, but it is a view")
+        assert view.data_ptr() == storage_ptr(base) + view.storage_offset() * base.element_size(), (
+            f"storage_ptr({call}) is not the start of the buffer its data_ptr() points into")
+        assert storage_nbytes(view) == 24 * 8, (
+            f"storage_nbytes({call}) = {storage_nbytes(view)}, but the buffer has 192 bytes")
+    copies = {"base.clone()": base.clone(), "base.view(4, 6).t().contiguous()": base.view(4, 6).t().contiguous(),
+              "base[5:].clone()": base[5:].clone()}
+    for call, copy in copies.items():
+        assert not shares_storage(copy, base) and storage_ptr(copy) != storage_ptr(base), (
+            f"aliasing says {call} shares base's buffer, but it is a copy")
+    assert storage_nbytes(copies["base[5:].clone()"]) == 19 * 8, "a clone of base[5:] owns exactly its 19 doubles"
+    assert storage_nbytes(base.to(torch.int8)) == 24, "an int8 copy's buffer is 1 byte per element"
+
+
 # --- what a tensor is --------------------------------------------------------------
 
 
@@ -37,8 +57,8 @@ def test_tensor_is_storage_plus_metadata_and_variable_is_a_plain_tensor():
     True: storage + (sizes, strides, offset); Variable(t) returns a plain Tensor."""
     base = torch.arange(12, dtype=torch.float32)
     part = base[2:].view(2, 5)
-    assert part.untyped_storage().nbytes() == 12 * 4, (
-        f"storage of base[2:].view(2, 5) has {part.untyped_storage().nbytes()} bytes, "
+    assert storage_nbytes(part) == 12 * 4, (
+        f"storage of base[2:].view(2, 5) has {storage_nbytes(part)} bytes, "
         "but should be the base's whole 48-byte buffer")
     assert (part.storage_offset(), tuple(part.shape), part.stride()) == (2, (2, 5), (5, 1)), (
         f"metadata (offset, shape, stride) = {(part.storage_offset(), tuple(part.shape), part.stride())}"
