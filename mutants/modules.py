@@ -126,3 +126,456 @@ def init_weights_fan_in():
         return module
 
     models.init_weights = init_weights
+
+
+# --- registration and the registries ---------------------------------------------------------
+
+
+@fault("modules.registries-are-ordered-dicts", "modules.setattr-registers")
+def setattr_keeps_submodules_in_dict():
+    """Module.__setattr__ stores an assigned submodule as a plain attribute in __dict__ instead
+    of filing it in _modules (the 'attributes are just attributes' model)."""
+    original = nn.Module.__setattr__
+
+    def setattr(self, name, value):
+        if isinstance(value, nn.Module) and "_modules" in self.__dict__:
+            self._modules.pop(name, None)
+            object.__setattr__(self, name, value)
+            return
+        original(self, name, value)
+
+    nn.Module.__setattr__ = setattr
+
+
+@fault("modules.plain-list-not-registered")
+def plain_list_of_layers_registered():
+    """Assigning a plain Python list of modules registers it as if it were an nn.ModuleList."""
+    original = nn.Module.__setattr__
+
+    def setattr(self, name, value):
+        if (isinstance(value, list) and value and all(isinstance(v, nn.Module) for v in value)
+                and "_modules" in self.__dict__):
+            original(self, name, nn.ModuleList(value))
+            return
+        original(self, name, value)
+
+    nn.Module.__setattr__ = setattr
+
+
+@fault("modules.super-init-required")
+def setattr_initialises_missing_registries():
+    """A module whose __init__ forgot super().__init__() gets its registries created on the
+    first assignment, so the mistake goes unnoticed."""
+    original = nn.Module.__setattr__
+
+    def setattr(self, name, value):
+        if "_parameters" not in self.__dict__ and isinstance(value, (nn.Module, nn.Parameter)):
+            nn.Module.__init__(self)
+        original(self, name, value)
+
+    nn.Module.__setattr__ = setattr
+
+
+@fault("modules.swappable-head")
+def reassigned_submodule_not_reregistered():
+    """Re-assigning an attribute that already names a submodule stores the new module beside
+    the registry: forward sees the new head, state_dict() and parameters() the old one."""
+    original = nn.Module.__setattr__
+
+    def setattr(self, name, value):
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, nn.Module) and modules is not None and name in modules:
+            object.__setattr__(self, name, value)
+            return
+        original(self, name, value)
+
+    nn.Module.__setattr__ = setattr
+
+
+@fault("modules.containers-are-list-and-dict")
+def module_list_append_unregistered():
+    """nn.ModuleList.append keeps the new layer in a side list: it is iterated and indexed but
+    never registered, so state_dict() and parameters() miss it."""
+    def append(self, module):
+        self.__dict__.setdefault("_appended", []).append(module)
+        return self
+
+    original_len, original_getitem = nn.ModuleList.__len__, nn.ModuleList.__getitem__
+
+    def length(self):
+        return original_len(self) + len(self.__dict__.get("_appended", []))
+
+    def getitem(self, idx):
+        if isinstance(idx, int):
+            registered = original_len(self)
+            idx = idx + length(self) if idx < 0 else idx
+            if idx >= registered:
+                return self.__dict__.get("_appended", [])[idx - registered]
+        return original_getitem(self, idx)
+
+    nn.ModuleList.append = append
+    nn.ModuleList.__len__ = length
+    nn.ModuleList.__getitem__ = getitem
+
+
+@fault("modules.sequential-runs-in-order")
+def sequential_sorts_named_children():
+    """nn.Sequential(OrderedDict(...)) files its children sorted by name, not in the given order."""
+    import collections
+    original = nn.Sequential.__init__
+
+    def init(self, *args):
+        if len(args) == 1 and isinstance(args[0], collections.OrderedDict):
+            args = (collections.OrderedDict(sorted(args[0].items())),)
+        original(self, *args)
+
+    nn.Sequential.__init__ = init
+
+
+@fault("modules.sequential-cannot-express-custom-forward")
+def sequential_train_does_not_recurse():
+    """nn.Sequential.train()/eval() flip only the container's own flag, not its children's:
+    a Dropout inside keeps dropping after seq.eval()."""
+    def train(self, mode=True):
+        object.__setattr__(self, "training", mode)
+        return self
+
+    nn.Sequential.train = train
+
+
+@fault("modules.modules-iterates-recursively")
+def modules_one_level_only():
+    """Module.modules() yields the module and its direct children only (children() semantics)."""
+    def modules(self):
+        yield self
+        yield from self.children()
+
+    nn.Module.modules = modules
+
+
+@fault("modules.named-buffers-lists-running-mean", "modules.parameters-exclude-buffers")
+def bn_running_stats_as_frozen_parameters():
+    """BatchNorm keeps running_mean/running_var as Parameters with requires_grad=False
+    instead of buffers (the 'non-trainable parameter' model)."""
+    norm = nn.modules.batchnorm._NormBase
+    original = norm.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        for name in ("running_mean", "running_var"):
+            value = self._buffers.pop(name, None)
+            if value is not None:
+                self._parameters[name] = nn.Parameter(value, requires_grad=False)
+
+    norm.__init__ = init
+
+
+@fault("modules.resnet18-mini-is-truncated", "modules.parameters-exclude-buffers")
+def batchnorm_affine_off_by_default():
+    """BatchNorm layers default to affine=False: no learnable weight and bias."""
+    norm = nn.modules.batchnorm._BatchNorm
+    original = norm.__init__
+
+    def init(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=True,
+             device=None, dtype=None):
+        original(self, num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    norm.__init__ = init
+
+
+@fault("modules.net-has-four-parameter-tensors", "modules.small-cnn-shapes")
+def linear_bias_off_by_default():
+    """nn.Linear defaults to bias=False, so a Linear layer owns one parameter tensor, not two."""
+    original = nn.Linear.__init__
+
+    def init(self, in_features, out_features, bias=False, device=None, dtype=None):
+        original(self, in_features, out_features, bias, device, dtype)
+
+    nn.Linear.__init__ = init
+
+
+@fault("modules.functional-vs-module")
+def linear_forward_drops_bias():
+    """nn.Linear.forward computes input @ weight.T and forgets the registered bias."""
+    nn.Linear.forward = lambda self, input: F.linear(input, self.weight)
+
+
+@fault("modules.layer-created-in-forward")
+def linear_init_same_every_time():
+    """Every new nn.Linear starts from the same weights (its initialisation reseeds the RNG)."""
+    original = nn.Linear.reset_parameters
+
+    def reset_parameters(self):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            original(self)
+
+    nn.Linear.reset_parameters = reset_parameters
+
+
+# --- the table: to(), state_dict() --------------------------------------------------------------
+
+
+@fault("modules.table-parameters-row")
+def to_replaces_parameter_objects():
+    """Module.to(dtype) builds new Parameter objects instead of converting the existing ones in
+    place (torch.__future__'s overwrite-on-conversion behaviour), so references go stale."""
+    torch.__future__.set_overwrite_module_params_on_conversion(True)
+
+
+@fault("modules.table-buffers-row")
+def to_converts_integer_buffers():
+    """Module.to(float64) also converts integer buffers such as num_batches_tracked."""
+    original = nn.Module.to
+
+    def to(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
+        if dtype is not None:
+            for module in self.modules():
+                for name, buf in module._buffers.items():
+                    if buf is not None and not buf.is_floating_point():
+                        module._buffers[name] = buf.to(dtype)
+        return result
+
+    nn.Module.to = to
+
+
+@fault("modules.table-modules-row", "modules.setattr-registers", "devices.module-to-moves-params-and-buffers")
+def to_does_not_recurse():
+    """Module.to()/_apply converts the module's own parameters and buffers but never descends
+    into its submodules."""
+    original = nn.Module._apply
+
+    def _apply(self, fn, recurse=True):
+        return original(self, fn, recurse=False)
+
+    nn.Module._apply = _apply
+
+
+@fault("modules.state-dict-holds-only-parameters", "modules.table-buffers-row", "modules.table-modules-row")
+def state_dict_without_buffers():
+    """Module.state_dict() saves the parameters only, leaving out every buffer (the material's
+    'state_dict holds only parameters')."""
+    def save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+
+    nn.Module._save_to_state_dict = save_to_state_dict
+
+
+@fault("modules.save-whole-model-pickles-attributes")
+def module_pickle_drops_plain_attributes():
+    """Pickling a module (torch.save(model)) keeps its registries and flags but drops plain
+    Python attributes."""
+    original = nn.Module.__getstate__ if hasattr(nn.Module, "__getstate__") else None
+
+    def getstate(self):
+        state = original(self) if original is not None else self.__dict__.copy()
+        return {k: v for k, v in state.items() if k.startswith("_") or k == "training"}
+
+    nn.Module.__getstate__ = getstate
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+@fault("modules.resnet50-into-resnet18", "modules.load-strict-checks-missing-and-unexpected")
+def non_strict_load_skips_size_mismatch():
+    """load_state_dict(strict=False) silently skips tensors whose shape differs (the 'non-strict
+    tolerates everything' model) instead of raising a size mismatch."""
+    original = nn.Module.load_state_dict
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not strict:
+            own = self.state_dict()
+            state_dict = {k: v for k, v in state_dict.items()
+                          if k not in own or not hasattr(v, "shape") or v.shape == own[k].shape}
+        return original(self, state_dict, strict=strict, assign=assign)
+
+    nn.Module.load_state_dict = load_state_dict
+
+
+@fault("modules.misspelled-key-missing-and-unexpected")
+def load_aligns_similar_keys():
+    """load_state_dict renames an unexpected key to the closest missing key of the same shape
+    (auto-alignment of a misspelt name such as conv1.wight -> conv1.weight)."""
+    import difflib
+    original = nn.Module.load_state_dict
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        own = self.state_dict()
+        state_dict = dict(state_dict)
+        missing = [k for k in own if k not in state_dict]
+        for key in [k for k in state_dict if k not in own]:
+            close = difflib.get_close_matches(key, missing, n=1, cutoff=0.8)
+            if close and getattr(state_dict[key], "shape", None) == own[close[0]].shape:
+                state_dict[close[0]] = state_dict.pop(key)
+                missing.remove(close[0])
+        return original(self, state_dict, strict=strict, assign=assign)
+
+    nn.Module.load_state_dict = load_state_dict
+
+
+# --- optimisation and initialisation ------------------------------------------------------------
+
+
+@fault("modules.resume-without-optimizer-lr-zero")
+def steplr_decays_at_construction():
+    """StepLR counts its own construction as a completed step: the lr is decayed once before
+    the first epoch (an off-by-one at epoch 0)."""
+    scheduler = torch.optim.lr_scheduler.StepLR
+
+    def get_lr(self):
+        if self.last_epoch % self.step_size != 0:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+
+    scheduler.get_lr = get_lr
+    if hasattr(scheduler, "_get_closed_form_lr"):
+        del scheduler._get_closed_form_lr
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_momentum_dampened():
+    """SGD(momentum=m) averages gradients as an exponential moving average (dampening = m)
+    instead of summing them: buf = m * buf + (1 - m) * grad."""
+    original = torch.optim.SGD.__init__
+
+    def init(self, params, lr=1e-3, momentum=0, dampening=0, *args, **kwargs):
+        original(self, params, lr, momentum, momentum, *args, **kwargs)
+
+    torch.optim.SGD.__init__ = init
+
+
+@fault("modules.kaiming-fan-out-forward-variance", "modules.kaiming-normal-std")
+def kaiming_modes_swapped():
+    """kaiming_normal_ takes mode='fan_in' to mean fan_out and the other way round."""
+    init = torch.nn.init
+    original = init._calculate_correct_fan
+
+    def correct_fan(tensor, mode):
+        return original(tensor, {"fan_in": "fan_out", "fan_out": "fan_in"}[mode.lower()])
+
+    init._calculate_correct_fan = correct_fan
+
+
+@fault("modules.linear-init-normal-001")
+def normal_init_std_as_variance():
+    """nn.init.normal_(w, mean, std) treats its third argument as the variance (std = sqrt(0.01) = 0.1)."""
+    original = torch.nn.init.normal_
+
+    def normal_(tensor, mean=0.0, std=1.0, generator=None):
+        return original(tensor, mean, std ** 0.5, generator)
+
+    torch.nn.init.normal_ = normal_
+
+
+@fault("modules.zero-grad-each-step")
+def module_zero_grad_not_recursive():
+    """nn.Module.zero_grad clears only the module's own parameters, not those of its submodules."""
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters(recurse=False):
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.detach_().zero_()
+
+    nn.Module.zero_grad = zero_grad
+
+
+@fault("modules.zero-grad-each-step")
+def module_zero_grad_keeps_zero_tensors():
+    """nn.Module.zero_grad ignores set_to_none and fills every gradient with zeros (the pre-2.0
+    default), so .grad is a zero tensor, not None."""
+    original = nn.Module.zero_grad
+    nn.Module.zero_grad = lambda self, set_to_none=True: original(self, set_to_none=False)
+
+
+# --- checkpointing, blocks, hooks -----------------------------------------------------------------
+
+
+@fault("modules.checkpoint-call-as-written")
+def checkpointed_block_reentrant():
+    """The reference CheckpointedBlock calls checkpoint(self.block, x) as the material writes it
+    (the reentrant variant): on an input without grad the block gets no gradient."""
+    import warnings
+
+    from torch.utils.checkpoint import checkpoint
+    models = Impl().models
+
+    def forward(self, x):
+        if not torch.is_grad_enabled():
+            return self.block(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return checkpoint(self.block, x, use_reentrant=True)
+
+    models.CheckpointedBlock.forward = forward
+
+
+@fault("modules.checkpoint-call-as-written")
+def checkpoint_default_unwarned():
+    """torch.utils.checkpoint.checkpoint stops warning when use_reentrant is left out."""
+    import warnings
+
+    import torch.utils.checkpoint as cp
+    original = cp.checkpoint
+
+    def checkpoint(function, *args, use_reentrant=None, **kwargs):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*use_reentrant.*")
+            return original(function, *args, use_reentrant=use_reentrant, **kwargs)
+
+    cp.checkpoint = checkpoint
+
+
+@fault("modules.resnet-basic-block")
+def basic_block_projects_on_stride_only():
+    """The reference BasicBlock adds the 1x1 projection only when the stride changes, not when
+    only the channel count does."""
+    models = Impl().models
+    original = models.BasicBlock.__init__
+
+    def init(self, in_channels, out_channels, stride=1):
+        original(self, in_channels, out_channels, stride)
+        if stride == 1:
+            self.shortcut = nn.Sequential()
+
+    models.BasicBlock.__init__ = init
+
+
+@fault("modules.forward-hook-captures-feature-map")
+def forward_hook_gets_input_as_output():
+    """A forward hook is handed the module's input where its output belongs."""
+    original = nn.Module.register_forward_hook
+
+    def register_forward_hook(self, hook, *args, **kwargs):
+        def swapped(module, inputs, output):
+            return hook(module, (output,), inputs[0])
+        return original(self, swapped, *args, **kwargs)
+
+    nn.Module.register_forward_hook = register_forward_hook
+
+
+@fault("modules.plain-list-not-registered", "modules.table-buffers-row", "devices.module-to-moves-all-tensors")
+def to_moves_every_tensor_attribute():
+    """Module.to() also converts plain tensor attributes and layers held in plain lists (the
+    'model.to moves all of the model's tensors' model)."""
+    original = nn.Module.to
+
+    def to(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        for module in list(self.modules()):
+            for name, value in list(vars(module).items()):
+                if isinstance(value, torch.Tensor) and not isinstance(value, nn.Parameter):
+                    object.__setattr__(module, name, value.to(*args, **kwargs))
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, nn.Module):
+                            original(item, *args, **kwargs)
+        return result
+
+    nn.Module.to = to

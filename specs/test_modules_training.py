@@ -278,6 +278,29 @@ def test_zero_grad_between_backward_and_step_discards_the_update():
     torch.testing.assert_close(layer.weight.detach(), before)
 
 
+@pytest.mark.claim("modules.zero-grad-each-step")
+def test_module_zero_grad_clears_every_nested_parameter():
+    """Material: clear the gradients with zero_grad() before each backward.
+    True: model.zero_grad() reaches every parameter of every submodule, the first layer and the
+    nested ones alike: None by default, zero tensors with set_to_none=False."""
+    model = nn.Sequential(nn.Linear(3, 4), nn.Sequential(nn.ReLU(), nn.Linear(4, 1)))
+    x = torch.randn(5, 3)
+    model(x).sum().backward()
+    model.zero_grad()
+    left = [name for name, p in model.named_parameters() if p.grad is not None]
+    assert left == [], f"model.zero_grad() left .grad set on {left}, expected None everywhere (set_to_none=True)"
+    model(x).sum().backward()
+    one_batch = {name: p.grad.clone() for name, p in model.named_parameters()}
+    model.zero_grad(set_to_none=False)
+    for name, p in model.named_parameters():
+        assert p.grad is not None and torch.count_nonzero(p.grad) == 0, (
+            f"{name}.grad after model.zero_grad(set_to_none=False) = {p.grad}, expected a zero tensor")
+    model(x).sum().backward()
+    for name, p in model.named_parameters():
+        torch.testing.assert_close(p.grad, one_batch[name], msg=lambda m, name=name: (
+            f"{name}.grad after zero_grad and one backward is not that batch's gradient alone: {m}"))
+
+
 # --- activation checkpointing ---------------------------------------------------------
 
 
