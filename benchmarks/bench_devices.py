@@ -3,38 +3,38 @@
 Run alone, never under xdist:  pytest benchmarks/bench_devices.py -p no:xdist
 The material says pinned (page-locked) host memory speeds up host-to-GPU copies but gives no
 figure; the benchmark measures the ratio on this machine.  It needs CUDA and is skipped with
-a reason elsewhere.  Nothing is asserted; the figures go to ``benchmark.extra_info``.
+a reason elsewhere.  Nothing is asserted; the interleaved rounds go to ``benchmark.extra_info``.
 """
 import pytest
 import torch
-from torch.utils import benchmark as tbench
+
+from benchkit import ROUNDS, interleaved_timer_rounds, median, pair_row, record
 
 MiB = 2**20
 
 
-def _copy_seconds(source: torch.Tensor, non_blocking: bool) -> float:
-    """Median seconds of one host-to-device copy of ``source``, synchronised."""
-    timer = tbench.Timer(
-        stmt="source.to('cuda', non_blocking=non_blocking); torch.cuda.synchronize()",
-        globals={"source": source, "non_blocking": non_blocking, "torch": torch})
-    return timer.blocked_autorange(min_run_time=0.5).median
-
-
 @pytest.mark.gpu
 @pytest.mark.benchmark
+@pytest.mark.claim("devices.pin-memory-page-locked")
 def test_pinned_vs_pageable_host_to_device(benchmark):
     """000 §4.2 / 002 §4.2 / 003 §4.2: pin_memory=True speeds up the host-to-GPU copy."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA: no GPU on this machine")
     pageable = torch.randn(64 * MiB // 4)               # 64 MiB of float32
     pinned = pageable.pin_memory()
     torch.ones(1, device="cuda")                        # create the context outside the timing
-    pageable_s = _copy_seconds(pageable, non_blocking=False)
-    pinned_s = _copy_seconds(pinned, non_blocking=True)
-    benchmark.pedantic(lambda: (pinned.to("cuda", non_blocking=True), torch.cuda.synchronize()),
-                       rounds=20, warmup_rounds=2)
-    benchmark.extra_info.update(
-        claim="devices.pin-memory-page-locked", quantity="pageable/pinned host-to-device copy time",
-        measured=round(pageable_s / pinned_s, 2), material="> 1", unit="x",
-        method=(f"torch.utils.benchmark median, 64 MiB float32, pageable .to('cuda') {pageable_s * 1e3:.2f} ms "
-                f"vs pinned .to('cuda', non_blocking=True) {pinned_s * 1e3:.2f} ms, synchronised, "
-                f"{torch.cuda.get_device_name(0)}"),
-        note="the material gives no figure, only that pinning is faster")
+
+    def copy(source, non_blocking):
+        source.to("cuda", non_blocking=non_blocking)
+        torch.cuda.synchronize()
+
+    times = interleaved_timer_rounds({"pageable": lambda: copy(pageable, False), "pinned": lambda: copy(pinned, True)})
+    benchmark.pedantic(copy, args=(pinned, True), rounds=20, warmup_rounds=2)
+    record(benchmark, [pair_row(
+        "devices.pin-memory-page-locked", "pageable/pinned host-to-device copy time",
+        baseline=times["pageable"], candidate=times["pinned"], stat="speedup", material="> 1", unit="x",
+        scale="the material gives no size; 64 MiB of float32",
+        method=(f"torch.utils.benchmark.Timer, {ROUNDS} interleaved rounds, synchronised; medians pageable "
+                f".to('cuda') {median(times['pageable']) * 1e3:.2f} ms, pinned .to('cuda', non_blocking=True) "
+                f"{median(times['pinned']) * 1e3:.2f} ms, {torch.cuda.get_device_name(0)}"),
+        note="the material gives no figure, only that pinning is faster")])

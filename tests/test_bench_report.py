@@ -289,3 +289,32 @@ def test_the_command_writes_the_report_and_the_chart(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "report.png").exists()
     assert "tensors.empty-faster-than-zeros" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ the benchmarks' measuring kit
+
+def _benchkit():
+    import importlib.util
+    path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "benchkit.py"
+    spec = importlib.util.spec_from_file_location("benchkit_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rounds_interleave_the_sides_in_rotating_order():
+    kit = _benchkit()
+    calls = []
+    samples = kit.interleaved_calls({"a": lambda: calls.append("a") or 1, "b": lambda: calls.append("b") or 2,
+                                     "c": lambda: calls.append("c") or 3}, rounds=3)
+    assert calls == ["a", "b", "c", "b", "c", "a", "c", "a", "b"], calls
+    assert samples == {"a": [1, 1, 1], "b": [2, 2, 2], "c": [3, 3, 3]}
+
+
+def test_rows_carry_the_raw_rounds_the_report_needs():
+    kit = _benchkit()
+    row = kit.pair_row("c.x", "q", baseline=[2, 2], candidate=[1, 1], stat="speedup", material=1.5, unit="x",
+                       method="m", scale="s", hardware=None)
+    assert row["baseline"] == [2.0, 2.0] and row["stat"] == "speedup" and "hardware" not in row
+    exact = kit.exact_row("c.x", "q", measured=3, material="< 4", unit="MiB", method="m", scale="s")
+    assert br.figure_of(exact).exact and br.judge(exact, br.figure_of(exact)).word == "holds"

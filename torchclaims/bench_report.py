@@ -52,7 +52,7 @@ BOOTSTRAP_RESAMPLES = 4000
 STATS = ("speedup", "ratio", "saving", "overhead")
 NO_EFFECT = {"speedup": 1.0, "ratio": 1.0, "saving": 0.0, "overhead": 0.0}
 ROW_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note", "more",
-            "baseline", "candidate", "samples", "stat", "exact", "scale", "threshold", "hardware"}
+            "baseline", "candidate", "samples", "stat", "exact", "scale", "threshold", "hardware", "table"}
 _BOUND = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
 
 
@@ -194,7 +194,8 @@ def figure_of(row: dict) -> Figure:
         ranks = median_ci_ranks(len(samples))
         how = (f"order statistics {ranks[0]} and {ranks[1]} of {len(samples)} "
                f"({median_ci_coverage(len(samples), ranks[0]):.1%} coverage)") if ranks else ""
-        return Figure(_median(samples), median_ci(samples), relative_iqr(samples), len(samples), how=how)
+        spread = relative_iqr(samples) if len(samples) >= 4 else None   # no quartiles of 1-3 values
+        return Figure(_median(samples), median_ci(samples), spread, len(samples), how=how)
     value = _number(row.get("measured"))
     if value is not None and row.get("exact"):
         return Figure(value, (value, value), 0.0, 1, exact=True, how="exact: a deterministic count")
@@ -352,9 +353,7 @@ def _context_reason(row: dict, claim, cuda_device: str | None) -> str | None:
     hardware = row.get("hardware")
     if hardware and not (cuda_device and str(hardware).lower() in cuda_device.lower()):
         here = f"a {cuda_device}" if cuda_device else "this CPU"
-        return (f"the material's figure is for {hardware}; this run is on {here}, where the balance of "
-                "compute, memory bandwidth and per-call overhead differs, so the figure can be neither "
-                "confirmed nor refuted here")
+        return f"the figure is for {hardware}; measured on {here}, which can neither confirm nor refute it"
     if claim is not None and claim.verdict == "gpu-only" and not cuda_device:
         return "the claim needs a GPU (catalog: gpu-only); this run had no CUDA device"
     return None
@@ -597,6 +596,18 @@ def _context_table(rows: list[Row]) -> list[str]:
     return out + [""]
 
 
+def summary_table(table, name: str) -> list[str]:
+    """A benchmark's own summary table (``extra_info["table"]``: title, columns, rows, note)."""
+    if not isinstance(table, dict) or not isinstance(table.get("columns"), list) or not isinstance(table.get("rows"), list):
+        return []
+    out = [f"#### {_cell(table.get('title', name))}", "",
+           "| " + " | ".join(_cell(c) for c in table["columns"]) + " |",
+           "|" + "---|" * len(table["columns"])]
+    out += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in table["rows"] if isinstance(row, list)]
+    out += [""] + ([_cell(table["note"]), ""] if table.get("note") else [])
+    return out
+
+
 GPU_COMMAND = (".venv/bin/python -m pytest benchmarks/ -m gpu --benchmark-only -p no:xdist "
                "--benchmark-json reports/bench/gpu.json && "
                ".venv/bin/python -m torchclaims bench-report reports/bench/gpu.json -o reports/bench/gpu")
@@ -613,7 +624,7 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
         counts[r.verdict.word] = counts.get(r.verdict.word, 0) + 1
     noisy = sum(1 for r in rows if r.figure.rel_iqr is not None and r.figure.rel_iqr > NOISY_REL_IQR)
     out += ["", "## Summary", "",
-            f"{len(judged)} rows judged on this machine"
+            f"{len(judged)} row{'s' if len(judged) != 1 else ''} judged on this machine"
             + (": " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items())) if counts else "")
             + f"; {len(context)} context rows (figures for other hardware); "
             + f"{noisy} rows with a relative IQR above {NOISY_REL_IQR:.0%}.", ""]
@@ -622,7 +633,7 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
     by_claim: dict[str, list[Row]] = {}
     for r in judged:
         by_claim.setdefault(r.claim_id, []).append(r)
-    out += [f"## Verdicts on this machine ({len(by_claim)} claims)", ""]
+    out += [f"## Verdicts on this machine ({len(by_claim)} claim{'s' if len(by_claim) != 1 else ''})", ""]
     if not by_claim:
         out += ["No row could be judged on this machine.", ""]
     for cid in sorted(by_claim):
@@ -632,12 +643,18 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
         ctx_by_claim.setdefault(r.claim_id, []).append(r)
     out += ["## Context: figures for other hardware", "",
             "These rows set a figure the material gives for other hardware next to what was measured "
-            "here. They carry no verdict: a measurement on this machine can neither confirm nor refute "
-            "an A100's or an RTX 3090's figure. The ResNet-50 rows are the **CPU counterpart of the "
-            "material's A100 table** (000 §5.3): the same model and modes, on this CPU, at a small batch.",
+            "here. They carry no verdict: a speed-up, a latency or a memory figure depends on the "
+            "balance of compute, memory bandwidth and per-call overhead of the device it was measured "
+            "on, so a measurement on this machine can neither confirm nor refute an A100's or an RTX "
+            "3090's figure. The ResNet-50 rows are the **CPU counterpart of the material's A100 table** "
+            "(000 §5.3): the same model and modes, on this CPU, at a small batch; the other compile rows "
+            "time the material's small models the same way. A cold compile is measured once (one round: "
+            "no interval); each costs tens of seconds here.",
             "",
             "To measure the GPU figures themselves on a machine with CUDA (the gpu-marked benchmarks "
             "skip with a reason elsewhere):", "", "```sh", GPU_COMMAND, "```", ""]
+    for bench in data["benchmarks"]:
+        out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
     if not ctx_by_claim:
         out += ["No context rows in this run.", ""]
     for cid in sorted(ctx_by_claim):
@@ -684,7 +701,7 @@ PANELS = (  # (key, title, axis label, log scale)
     ("memory", "Memory", "MiB (log scale)", True),
     ("latency", "Latency", "seconds (log scale)", True),
 )
-COLOURS = {"agrees": "tab:green", "holds": "tab:green", "weaker": "tab:orange", "stronger": "tab:orange",
+COLOURS = {"agrees": "tab:green", "holds": "tab:green", "weaker": "tab:orange", "stronger": "tab:brown",
            "higher": "tab:orange", "lower": "tab:orange", "contradicts": "tab:red",
            "inconclusive": "tab:gray", "context": "tab:blue"}
 
@@ -736,6 +753,7 @@ def render_chart(data: dict, path: pathlib.Path, claims: dict | None = None) -> 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter
 
     order = [p for p in PANELS if p[0] in panels]
     heights = [max(1.6, 0.62 * len(panels[p[0]]) + 0.9) for p in order]
@@ -755,6 +773,12 @@ def render_chart(data: dict, path: pathlib.Path, claims: dict | None = None) -> 
         ax.set_ylim(len(points) - 0.5, -0.5)
         if log:
             ax.set_xscale("log")
+            low = min(min(p["low"], p["material"] or p["low"], p["bound"] or p["low"]) for p in points)
+            high = max(max(p["high"], p["material"] or p["high"], p["bound"] or p["high"]) for p in points)
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            narrow = low > 0 and high / low < 30      # few decades: label the minor ticks too
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if narrow else ""))
+            ax.tick_params(axis="x", which="minor", labelsize=7)
         if key in ("ratio", "percent"):
             ax.axvline(1.0 if key == "ratio" else 0.0, color="gray", linewidth=1, linestyle="--")
         ax.set_title(title, fontsize=10, loc="left")
@@ -766,7 +790,7 @@ def render_chart(data: dict, path: pathlib.Path, claims: dict | None = None) -> 
     handles += [Line2D([], [], marker="D", linestyle="", color="black", fillstyle="none", label="material's figure"),
                 Line2D([], [], marker="|", linestyle="", color="black", markersize=12, markeredgewidth=2,
                        label="material's bound (> or <)")]
-    fig.legend(handles=handles, loc="outside upper center", ncol=4, fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=8, frameon=False)
     torch_version = _torch_info(data).get("version", "")
     fig.suptitle(f"Measured here (median, 95% CI) vs the material (torch {torch_version}; "
                  "blue = other hardware, context only)", fontsize=11)
