@@ -64,8 +64,9 @@ def claims(session, torch):
     packages.append("numpy<2" if torch in NUMPY_1 else "numpy")
     house = pathlib.Path(os.environ.get("TORCHCLAIMS_WHEELHOUSE", "/nonexistent")) / torch
     where = ["--no-index", "--find-links", str(house)] if house.is_dir() else []
-    session.install(*where, *packages, env=env)
-    session.install(*test_deps())   # torch is installed already: nothing here replaces it
+    # --no-compile: byte-compiling torch's thousands of files costs minutes on 2 cores
+    session.install("--no-compile", *where, *packages, env=env)
+    session.install("--no-compile", *test_deps())   # torch is installed already: nothing here replaces it
     REPORTS.mkdir(parents=True, exist_ok=True)
     args = os.environ.get("TORCHCLAIMS_MATRIX_ARGS", "--full -n 2").split()
     size = _venv_mb(session.virtualenv.location)

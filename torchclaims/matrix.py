@@ -20,9 +20,9 @@ import json
 import pathlib
 import sys
 
-from . import outcomes
+from . import catalog, outcomes
 from .errors import Parser, UsageError
-from .versions import parse
+from .versions import in_range, parse
 
 MEASURED = ("right", "wrong", "partly")
 SYMBOL = {"right": "✓", "wrong": "✗", "partly": "◐", "contradiction": "⚠", "broken": "!",
@@ -323,7 +323,6 @@ def main(argv: list[str]) -> int:
     reports = load_reports(args.reports)
     data = build(reports)
     try:
-        from . import catalog
         claims = catalog.load()
     except Exception as exc:  # the reports carry what the table needs; the texts are a bonus
         print(f"note: no claim texts in the HTML ({exc})", file=sys.stderr)
@@ -335,3 +334,25 @@ def main(argv: list[str]) -> int:
     print(f"{len(data['rows'])} claims x {len(reports)} releases; {len(data['flips'])} flips; "
           f"wrote {out.with_suffix('.md')} and {out.with_suffix('.html')}")
     return 0
+
+
+def versions_disagreements(claims: dict, reports: list[dict]) -> list[str]:
+    """Where a catalog entry's ``versions`` range (the releases where the material holds)
+    disagrees with the measured cells, and every flip of a claim that has no range: one line each."""
+    problems = []
+    data = build(reports)
+    for row in data["rows"]:
+        claim = claims.get(row["id"])
+        if claim is None:
+            continue
+        for version, cell in zip(data["versions"], row["cells"]):
+            if cell["material"] not in MEASURED:
+                continue
+            if claim.versions:
+                inside = in_range(claim.versions, version)
+                if inside != (cell["material"] == "right"):
+                    problems.append(f"{claim.id}: versions {claim.versions!r} says the material "
+                                    f"{'holds' if inside else 'does not hold'} on {version}, measured {cell['material']}")
+            elif cell["flip"]:
+                problems.append(f"{claim.id}: flips to {cell['material']} on {version} but has no versions range")
+    return problems

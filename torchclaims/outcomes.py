@@ -41,9 +41,10 @@ import dataclasses
 import importlib.metadata
 import platform
 import re
+import subprocess
 
-from .catalog import Claim
-from .links import Link
+from .catalog import ROOT, Claim
+from .links import Link, file_links
 from .versions import in_range, is_not_applicable
 
 SCHEMA_VERSION = 2
@@ -117,7 +118,6 @@ class Results:
         """A spec file skipped whole reports no test: read its claim links from the source."""
         if not (report.skipped and report.nodeid.endswith(".py")):
             return
-        from .links import file_links
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         reason = reason.removeprefix("Skipped: ")
         result = "not-applicable" if is_not_applicable(reason) else "skipped"
@@ -290,8 +290,6 @@ def environment() -> dict:
 
 def specs_commit() -> str | None:
     """The git commit of the specs this run used ("+dirty" when the tree had changes), if known."""
-    import subprocess
-    from .catalog import ROOT
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                               text=True, timeout=10, check=True).stdout.strip()

@@ -1,0 +1,51 @@
+"""The committed claim history (reports/claims/) against the catalog's ``versions`` ranges."""
+import dataclasses
+import pathlib
+
+import pytest
+
+from torchclaims import catalog, matrix
+
+REPORTS = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
+
+
+@pytest.fixture(scope="module")
+def history():
+    if not REPORTS:
+        pytest.fail("no committed claim reports in reports/claims/: run nox -s claims")
+    return matrix.load_reports(REPORTS)
+
+
+def test_the_history_covers_at_least_twelve_releases_from_1_13(history):
+    releases = [r["torch"].split("+")[0] for r in history]
+    assert len(releases) >= 12 and releases[0] == "1.13.1" and "2.0.1" in releases, releases
+
+
+def test_every_versions_range_agrees_with_the_measured_cells(history):
+    problems = matrix.versions_disagreements(catalog.load(), history)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_planted_wrong_range_is_caught(history):
+    claims = catalog.load()
+    cid = "modules.whole-model-torch-load"
+    assert claims[cid].versions == "<2.6"
+    claims[cid] = dataclasses.replace(claims[cid], versions="<2.9")
+    problems = matrix.versions_disagreements(claims, history)
+    assert any(p.startswith(cid) and "holds on 2.6.0, measured wrong" in p for p in problems), problems
+
+
+def test_a_flip_without_a_range_is_caught(history):
+    claims = catalog.load()
+    cid = "autograd.zero-grad-sets-none"
+    claims[cid] = dataclasses.replace(claims[cid], versions=None)
+    problems = matrix.versions_disagreements(claims, history)
+    assert f"{cid}: flips to wrong on 2.0.1 but has no versions range" in problems, problems
+
+
+def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tmp_path):
+    claims = catalog.load()
+    data = matrix.build(history)
+    committed = (catalog.ROOT / "reports" / "matrix.md").read_text(encoding="utf-8")
+    assert committed == matrix.render_markdown(history, data, claims), (
+        "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix")

@@ -1,0 +1,106 @@
+"""The HTML claim matrix in a real browser (headless Chromium): filters and details work.
+
+Needs Debian's chromium and chromium-driver (``.ci/run`` installs them); elsewhere the test
+skips with that reason, except under CI=true, where a missing browser is a failure.
+Set TORCHCLAIMS_SCREENSHOT=reports/matrix.png to save the screenshot committed next to the matrix.
+"""
+import json
+import os
+import shutil
+
+import pytest
+
+from torchclaims import catalog, matrix, outcomes
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.slow
+
+
+def _entry(cid, material, expected):
+    return {"topic": cid.split(".")[0], "verdict": "version-dependent" if cid.startswith("modules") else "confirmed",
+            "source": [], "material": material, "expected": expected,
+            "outcome": "reproduced" if material == expected else "changed", "reason": "", "tests": []}
+
+
+@pytest.fixture
+def page(tmp_path):
+    """A matrix of three releases: one claim flips on 2.6.0, two hold throughout."""
+    reports = []
+    for version in ("2.5.1", "2.6.0", "2.14.1"):
+        flipped = "right" if version == "2.5.1" else "wrong"
+        reports.append({"schema_version": outcomes.SCHEMA_VERSION, "torch": version, "torchvision": None,
+                        "python": "3.11.7", "platform": "Linux", "cuda": None, "device": "cpu", "claims": {
+                            "modules.whole-model-torch-load": _entry("modules.whole-model-torch-load", flipped, flipped),
+                            "tensors.view-shares-storage": _entry("tensors.view-shares-storage", "right", "right"),
+                            "autograd.detach-shares-storage": _entry("autograd.detach-shares-storage", "right", "right"),
+                        }})
+    path = tmp_path / "matrix.html"
+    path.write_text(matrix.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def browser(tmp_path):
+    if not (CHROMIUM and DRIVER):
+        reason = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason + ": CI installs them, so their absence is a failure here")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,900", f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _shown(driver):
+    from selenium.webdriver.common.by import By
+    return [row.get_attribute("data-id") for row in driver.find_elements(By.CSS_SELECTOR, "tr.claim")]
+
+
+def test_filters_narrow_the_table_and_details_open_in_both_languages(page, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    browser.get(page.as_uri())
+    assert sorted(_shown(browser)) == ["autograd.detach-shares-storage", "modules.whole-model-torch-load",
+                                       "tensors.view-shares-storage"]
+    assert browser.find_element(By.ID, "count").text == "3 of 3 claims shown"
+
+    Select(browser.find_element(By.ID, "topic")).select_by_visible_text("tensors")
+    assert _shown(browser) == ["tensors.view-shares-storage"]
+    Select(browser.find_element(By.ID, "topic")).select_by_index(0)
+
+    browser.find_element(By.ID, "changed").click()
+    assert _shown(browser) == ["modules.whole-model-torch-load"]
+    flip = browser.find_elements(By.CSS_SELECTOR, "td.flip")
+    assert [cell.text for cell in flip] == ["✗"], "the 2.6.0 cell is the one flip"
+
+    claim = catalog.load()["modules.whole-model-torch-load"]
+    browser.find_element(By.CSS_SELECTOR, "button.more").click()
+    detail = browser.find_element(By.CSS_SELECTOR, "tr.detail")
+    assert detail.is_displayed() and claim.truth[:40] in detail.text
+
+    Select(browser.find_element(By.ID, "lang")).select_by_value("zh")
+    browser.find_element(By.CSS_SELECTOR, "button.more").click()
+    assert claim.truth_zh[:20] in browser.find_element(By.CSS_SELECTOR, "tr.detail").text
+    assert browser.find_element(By.ID, "count").text == "显示 1 / 3 条论断"
+
+
+def test_the_committed_matrix_loads_and_filters(browser, tmp_path):
+    """The real page: every claim of the committed reports is a row; the changed filter keeps
+    exactly the claims with a flip."""
+    from selenium.webdriver.common.by import By
+    committed = catalog.ROOT / "reports" / "matrix.html"
+    browser.get(committed.as_uri())
+    data = json.loads(browser.find_element(By.ID, "data").get_attribute("textContent"))
+    assert len(_shown(browser)) == len(data["rows"]) > 300
+    browser.find_element(By.ID, "changed").click()
+    assert sorted(_shown(browser)) == sorted(row["id"] for row in data["rows"] if row["flips"])
+    target = os.environ.get("TORCHCLAIMS_SCREENSHOT")
+    browser.save_screenshot(target or str(tmp_path / "matrix.png"))
