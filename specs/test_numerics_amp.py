@@ -21,6 +21,10 @@ def total_norm(model: torch.nn.Module) -> torch.Tensor:
 # Tiny ops: one intra-op thread avoids spin-wait overhead (conftest restores the count).
 pytestmark = pytest.mark.usefixtures("one_thread")
 
+# torch.amp.GradScaler (the device-generic one, usable on the CPU) appeared in torch 2.3; before,
+# only torch.cuda.amp.GradScaler existed, and without CUDA it disables itself.
+CPU_GRAD_SCALER = pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+
 
 
 def _model_and_opt():
@@ -90,7 +94,8 @@ def test_as_written_torch_cuda_amp_is_the_plain_entry_point():
 # --- autocast: per-op precision ----------------------------------------------------------
 
 @pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
-@pytest.mark.parametrize("low", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("low", [torch.bfloat16, pytest.param(torch.float16, marks=pytest.mark.needs_torch(
+    ">=2.2", reason="CPU autocast to float16 (pytorch#112484) appeared in 2.2; before, only bfloat16"))])
 def test_cpu_autocast_runs_linear_low_and_losses_in_float32(low):
     """Material: autocast picks FP16 or FP32 automatically.  True: per op — linear/matmul in the
     low dtype, cross_entropy and nll_loss in float32 (CPU autocast, bfloat16 or float16)."""
@@ -172,6 +177,7 @@ def test_float16_flushes_a_1e8_gradient_to_zero_and_bfloat16_keeps_it():
 
 @pytest.mark.claim("numerics.gradscaler-scale-prevents-underflow")
 @pytest.mark.claim("numerics.fp16-gradient-underflow")
+@CPU_GRAD_SCALER
 def test_scaler_keeps_a_gradient_that_float16_would_lose():
     """Material: scaler.scale(loss).backward() scales gradients against underflow.  True: the
     1e-8 gradient is 0 unscaled, ~6.6e-4 scaled by 65536, and unscale_ restores ~1e-8."""
@@ -186,6 +192,7 @@ def test_scaler_keeps_a_gradient_that_float16_would_lose():
 
 
 @pytest.mark.claim("numerics.gradscaler-scale-prevents-underflow")
+@CPU_GRAD_SCALER
 def test_scale_multiplies_the_loss_by_the_current_scale():
     """Material: scale(loss) scales.  True: it returns loss * scale (65536 at start)."""
     scaler = torch.amp.GradScaler("cpu")
@@ -194,6 +201,7 @@ def test_scale_multiplies_the_loss_by_the_current_scale():
 
 
 @pytest.mark.claim("numerics.gradscaler-update-adjusts-scale")
+@CPU_GRAD_SCALER
 def test_update_halves_after_overflow_and_doubles_after_growth_interval():
     """Material: scaler.update() updates the scale factor.  True: x0.5 after a step with inf
     gradients (that step is skipped), x2 after growth_interval clean steps."""
@@ -216,6 +224,7 @@ def test_update_halves_after_overflow_and_doubles_after_growth_interval():
 
 
 @pytest.mark.claim("numerics.unscale-before-clip")
+@CPU_GRAD_SCALER
 def test_unscale_before_clipping_gives_true_gradient_norm():
     """Material: call scaler.unscale_(optimizer), then clip.  True: before unscale_ the grads are
     65536x too large; after it they are the true ones; a second unscale_ raises."""
@@ -270,6 +279,7 @@ def test_clip_grad_value_clamps_elementwise_and_changes_direction():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
+@CPU_GRAD_SCALER
 def test_scaler_state_dict_round_trips_and_fresh_scaler_restarts(tmp_path):
     """Material: save scaler.state_dict(), else the scale restarts.  True: state_dict holds the
     scale and its settings, load_state_dict restores them, a fresh scaler starts at 65536."""
@@ -290,6 +300,7 @@ def test_scaler_state_dict_round_trips_and_fresh_scaler_restarts(tmp_path):
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
+@CPU_GRAD_SCALER
 def test_overflow_under_a_too_large_scale_skips_the_step_not_precision():
     """Material: without the saved state the first batches overflow and precision is lost.
     True: an overflowing step is skipped (parameters untouched) and the scale halves."""
@@ -307,6 +318,7 @@ def test_overflow_under_a_too_large_scale_skips_the_step_not_precision():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint", as_written=True)
+@CPU_GRAD_SCALER
 def test_as_written_overflow_after_resume_corrupts_parameters():
     """Material: overflow after a reset scale breaks precision.  True: the step is skipped."""
     model, opt = _model_and_opt()
