@@ -628,6 +628,11 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             + (": " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items())) if counts else "")
             + f"; {len(context)} context rows (figures for other hardware); "
             + f"{noisy} rows with a relative IQR above {NOISY_REL_IQR:.0%}.", ""]
+    bare = sum(1 for r in rows if r.figure.value is not None and r.figure.ci is None and not r.figure.exact)
+    if bare:
+        out += [f"> **{bare} rows have no interval**: fewer than 6 rounds were recorded (a single cold "
+                "compile or first call), or the results come from a benchmark version that recorded no "
+                "raw rounds. Such a row is never judged beyond *inconclusive*.", ""]
     if chart:
         out += [f"![measured medians with 95% intervals next to the material's figures]({chart})", ""]
     by_claim: dict[str, list[Row]] = {}
