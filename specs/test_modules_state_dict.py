@@ -341,22 +341,30 @@ def test_weights_only_refuses_code_running_pickle(tmp_path):
 
 @pytest.mark.claim("modules.torch-load-checkpoint-dict")
 def test_checkpoint_dicts_load_under_weights_only(tmp_path):
-    """Model, optimizer, scheduler and GradScaler state dicts plus numbers all pass weights_only."""
+    """Model, optimizer and scheduler state dicts plus numbers all pass weights_only."""
     model = Small()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     model(torch.randn(2, 3, 5, 5)).sum().backward()
     optimizer.step()
     scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
-    scaler = torch.amp.GradScaler("cpu")
     blob = {"epoch": 3, "val_acc": 61.5, "model_state_dict": model.state_dict(),
-            "optimizer_state_dict": optimizer.state_dict(),
-            "scheduler_state_dict": scheduler.state_dict(), "scaler_state_dict": scaler.state_dict()}
+            "optimizer_state_dict": optimizer.state_dict(), "scheduler_state_dict": scheduler.state_dict()}
     path = tmp_path / "ckpt.pth"
     torch.save(blob, path)
     loaded = torch.load(path, map_location="cpu", weights_only=True)
     assert loaded["epoch"] == 3 and loaded["val_acc"] == 61.5
     Small().load_state_dict(loaded["model_state_dict"])
     torch.optim.Adam(Small().parameters()).load_state_dict(loaded["optimizer_state_dict"])
+    assert loaded["scheduler_state_dict"] == scheduler.state_dict()
+
+
+@pytest.mark.claim("modules.torch-load-checkpoint-dict")
+@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+def test_grad_scaler_state_dict_loads_under_weights_only(tmp_path):
+    """A GradScaler state dict inside a checkpoint passes weights_only too."""
+    path = tmp_path / "ckpt.pth"
+    torch.save({"epoch": 3, "scaler_state_dict": torch.amp.GradScaler("cpu").state_dict()}, path)
+    loaded = torch.load(path, map_location="cpu", weights_only=True)
     assert loaded["scaler_state_dict"]["scale"] == 65536.0
 
 
@@ -455,6 +463,7 @@ def test_resume_without_optimizer_state_lr_zero_as_written():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
+@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_scale_restarts_without_its_state():
     """Material: without scaler state the loss scale restarts from its initial value.
     True: 65536.0 for a new scaler; load_state_dict restores the saved one."""
@@ -467,6 +476,7 @@ def test_grad_scaler_scale_restarts_without_its_state():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
+@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_overflow_skips_step_and_halves_scale():
     """An overflowing scaled gradient skips optimizer.step() (weights kept) and halves the scale."""
     weight = nn.Parameter(torch.ones(2))
@@ -482,6 +492,7 @@ def test_grad_scaler_overflow_skips_step_and_halves_scale():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
+@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_reference_checkpoint_round_trips_scaler(ref, tmp_path):
     """save_checkpoint/load_checkpoint carry the GradScaler state."""
     model = Small()
