@@ -506,6 +506,9 @@ def header_lines(data: dict, source: pathlib.Path) -> list[str]:
         after = torch_info.get("load_after") or torch_info.get("load_average")
         if after:
             lines.append(f"| load average (1, 5, 15 min) after the run | {_load_text(after)} |")
+        if torch_info.get("rounds"):
+            lines.append(f"| interleaved rounds per comparison (TORCHCLAIMS_BENCH_ROUNDS) | {_cell(torch_info['rounds'])} "
+                         "(data loaders at most 15, resident memory at most 9) |")
         if torch_info.get("command"):
             lines.append(f"| command | `{_cell(torch_info['command'])}` |")
     lines.append(f"| pytest-benchmark | {_cell(data.get('version', '?'))} |")
@@ -628,11 +631,11 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             + (": " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items())) if counts else "")
             + f"; {len(context)} context rows (figures for other hardware); "
             + f"{noisy} rows with a relative IQR above {NOISY_REL_IQR:.0%}.", ""]
-    bare = sum(1 for r in rows if r.figure.value is not None and r.figure.ci is None and not r.figure.exact)
+    bare = sum(1 for r in judged if r.figure.value is not None and r.figure.ci is None and not r.figure.exact)
     if bare:
-        out += [f"> **{bare} rows have no interval**: fewer than 6 rounds were recorded (a single cold "
-                "compile or first call), or the results come from a benchmark version that recorded no "
-                "raw rounds. Such a row is never judged beyond *inconclusive*.", ""]
+        out += [f"> **{bare} judged row{'s have' if bare != 1 else ' has'} no interval**: fewer than 6 rounds "
+                "were recorded, or the results come from a benchmark version that recorded no raw rounds. "
+                "Such a row is *inconclusive*, never a verdict.", ""]
     if chart:
         out += [f"![measured medians with 95% intervals next to the material's figures]({chart})", ""]
     by_claim: dict[str, list[Row]] = {}
