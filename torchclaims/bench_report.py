@@ -43,6 +43,7 @@ import pathlib
 import re
 import sys
 import textwrap
+from fractions import Fraction
 
 DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
@@ -87,11 +88,11 @@ def median_ci_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, int] |
     """
     if n < 1:
         return None
-    limit = (1 - confidence) / 2 * 2 ** n     # compare integer counts: no rounding
+    limit = Fraction(1 - confidence).limit_denominator(10**6) / 2 * 2 ** n   # exact: any n
     cumulative, k = 0, 0
-    for j in range(n):
+    for j in range(n // 2 + 1):
         cumulative += math.comb(n, j)
-        if cumulative > limit + 1e-9:
+        if cumulative > limit:
             break
         k = j + 1
     if k == 0:
