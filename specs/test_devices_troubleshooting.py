@@ -1,0 +1,113 @@
+"""Devices: the material's troubleshooting advice for host memory, out-of-memory errors and
+DataLoader workers.
+
+Sources: 000 §4.2, 002 §4.2, 003 §3.3, §4.2 (pin_memory=True gives page-locked batches),
+002 §5.1, 003 §5.1 (CUDA out of memory: pin_memory, no_grad, num_workers, batch_size),
+000 §4.2 (BrokenPipeError from forked workers and CUDA).  Memory is counted in bytes that
+autograd saves, which is what a training step keeps on whatever device it runs.
+"""
+import multiprocessing
+import warnings
+
+import pytest
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+from torchclaims.measure import saved_tensor_bytes
+
+WORKER_TIMEOUT = 30
+
+
+@pytest.fixture(autouse=True)
+def workers_allowed_and_reaped():
+    """Workers pass batches over AF_UNIX sockets; fail if any worker outlives the spec."""
+    try:
+        import pytest_socket
+    except ImportError:
+        pytest_socket = None
+    if pytest_socket is not None:
+        pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
+    yield
+    for child in multiprocessing.active_children():
+        child.join(timeout=5)
+    assert not multiprocessing.active_children(), "worker processes left running after the spec"
+
+
+# --- pin_memory --------------------------------------------------------------------------------
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="with CUDA the material's statement holds (see the gpu specs)")
+@pytest.mark.claim("devices.pin-memory-page-locked", as_written=True)
+def test_as_written_pin_memory_true_gives_page_locked_batches():
+    """Material: DataLoader(pin_memory=True) puts the batches in page-locked host memory."""
+    loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, pin_memory=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # 'no accelerator is found'
+        batch = next(iter(loader))[0]
+    assert batch.is_pinned(), "DataLoader(pin_memory=True) returned a batch that is not page-locked"
+
+
+# --- what fills memory in a training step ------------------------------------------------------
+
+def _model():
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 16 * 16, 10))
+
+
+def _step_bytes(batch, grad=True) -> int:
+    """Bytes autograd keeps for backward over one forward + loss of ``_model`` on ``batch``."""
+    model = _model()
+    with torch.set_grad_enabled(grad):
+        saved, _ = saved_tensor_bytes(lambda: nn.functional.cross_entropy(
+            model(batch), torch.zeros(len(batch), dtype=torch.long)))
+    return saved
+
+
+def _batch_from_loader(workers: int, batch_size: int = 8) -> torch.Tensor:
+    torch.manual_seed(0)
+    ds = TensorDataset(torch.randn(16, 3, 16, 16))
+    loader = DataLoader(ds, batch_size=batch_size, num_workers=workers, timeout=WORKER_TIMEOUT if workers else 0)
+    return next(iter(loader))[0]
+
+
+@pytest.mark.claim("devices.oom-causes")
+def test_batch_size_and_no_grad_set_the_step_memory_and_workers_do_not():
+    """Material: CUDA OOM comes from pin_memory/no_grad (002) or num_workers/batch_size (003).
+    True: the step's activation memory grows by the same amount per sample, vanishes under
+    no_grad, and is the same whether the batch came from 0 or 2 worker processes."""
+    sizes = {n: _step_bytes(torch.randn(n, 3, 16, 16)) for n in (4, 8, 16)}
+    assert sizes[16] - sizes[8] == 2 * (sizes[8] - sizes[4]) > 0, f"saved bytes by batch size {sizes}"
+    assert _step_bytes(torch.randn(8, 3, 16, 16), grad=False) == 0, "a no_grad forward saved tensors"
+    assert _step_bytes(_batch_from_loader(0)) == _step_bytes(_batch_from_loader(2)) == sizes[8]
+
+
+@pytest.mark.claim("devices.oom-causes", as_written=True)
+def test_as_written_fewer_workers_shrink_the_step_memory():
+    """Material: lower num_workers to 2 to get out of CUDA out of memory."""
+    with_workers, without = _step_bytes(_batch_from_loader(2)), _step_bytes(_batch_from_loader(0))
+    assert without < with_workers, (
+        f"the step saves {without} bytes on a batch from 0 workers and {with_workers} from 2: the same")
+
+
+# --- BrokenPipeError and forked workers --------------------------------------------------------
+
+class _TouchesCuda(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.ones(1, device="cuda") * i
+
+
+@pytest.mark.gpu
+@pytest.mark.claim("devices.brokenpipe-from-fork-cuda")
+def test_forked_worker_touching_cuda_raises_reinit_error_not_broken_pipe():
+    """Material: forked workers that touch the GPU break the pipe (BrokenPipeError).
+    True: once the parent has initialised CUDA, the forked worker's CUDA call raises RuntimeError
+    'Cannot re-initialize CUDA in forked subprocess', re-raised in the main process."""
+    torch.cuda.init()
+    loader = DataLoader(_TouchesCuda(), batch_size=2, num_workers=1, timeout=WORKER_TIMEOUT,
+                        multiprocessing_context="fork")
+    with pytest.raises(RuntimeError, match="Cannot re-initialize CUDA in forked subprocess") as info:
+        next(iter(loader))
+    assert not isinstance(info.value, BrokenPipeError)
