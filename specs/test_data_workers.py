@@ -340,7 +340,8 @@ def test_persistent_workers_are_the_only_ones_with_a_stored_iterator():
 
 
 @pytest.mark.slow
-@pytest.mark.claim("data.shutdown-workers-private", as_written=True)
+@pytest.mark.claim("data.shutdown-workers-private", as_written=True, raises=AttributeError,
+                   match=r"NoneType. object has no attribute ._shutdown_workers")
 def test_as_written_shutdown_call_works_on_an_ordinary_loader():
     """Material: after the training loop, train_loader._iterator._shutdown_workers() closes the workers."""
     train_loader = DataLoader(WhoLoads(8), batch_size=2, num_workers=2, timeout=WORKER_TIMEOUT)
