@@ -77,7 +77,7 @@ def test_an_as_written_spec_that_passes_fails_the_run_and_flags_the_claim_change
     scratch.makepyfile(test_specs=SPECS.replace("== 1, \"the material", "== 2, \"the material"))
     result = run(scratch)
     result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*CHANGED VERDICTS on torch*", "*tensors.wrong*contradiction*all held*"])
+    result.stdout.fnmatch_lines(["*CHANGED VERDICTS on torch*", "*✗ tensors.wrong (refuted)*", "*contradiction*all held*"])
 
 
 def test_a_failing_truth_spec_flags_the_claim_as_changed_naming_the_torch_version(scratch):
@@ -85,7 +85,7 @@ def test_a_failing_truth_spec_flags_the_claim_as_changed_naming_the_torch_versio
     scratch.makepyfile(test_specs=SPECS.replace("1 + 1 == 2", "1 + 1 == 3"))
     result = run(scratch)
     result.assert_outcomes(passed=1, failed=1, xfailed=1)
-    result.stdout.fnmatch_lines([f"*CHANGED VERDICTS on torch {torch.__version__}*", "*tensors.right*truth spec*failed*"])
+    result.stdout.fnmatch_lines([f"*CHANGED VERDICTS on torch {torch.__version__}*", "*✗ tensors.right*", "*truth spec*failed*"])
 
 
 def test_as_written_mode_runs_the_material_and_shows_says_truth_and_source(scratch):
@@ -93,7 +93,7 @@ def test_as_written_mode_runs_the_material_and_shows_says_truth_and_source(scrat
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines([
         "*claim tensors.wrong*", "*the material says: SAYS-WRONG", "*what is true: TRUTH-WRONG",
-        "*source: 004_9d58428a819b84da.txt §2.2",
+        "*source: 004, a study note on the book *, §2.2 ?004_9d58428a819b84da.txt?",
     ])
     assert "CHANGED VERDICTS" not in result.stdout.str()
 
@@ -110,20 +110,29 @@ def test_typo():
     result.stderr.fnmatch_lines(["*test_typo.py::test_typo: unknown claim id 'tensors.rihgt'*"])
 
 
-def test_the_scoreboard_counts_verdicts_and_outcomes_by_topic(scratch):
+def test_the_scoreboard_counts_the_materials_verdicts_and_outcomes_by_topic(scratch):
     result = run(scratch)
     out = result.stdout.str()
     assert "torchclaims scoreboard" in out
-    result.stdout.fnmatch_lines(["*✓ tensors.right*confirmed*", "*✓ tensors.wrong*refuted*", "*? tensors.later*pending*"])
-    # topic, claims, confirmed, refuted, partly, version-dep, gpu-only, not-checkable, pending,
-    # reproduced, changed, broken, n/a, skipped
-    result.stdout.fnmatch_lines(["*tensors*3*1*1*0*0*0*0*1*2*0*0*0*0*"])
-    result.stdout.fnmatch_lines(["*1 claims pending*"])
+    assert "tensors.right" not in out, "one line per claim only with -v or --claims-detail"
+    # topic, claims, the material right / wrong / partly, then ✓ ✗ ! n/a s ? (a zero is a dot)
+    result.stdout.fnmatch_lines(["*topic*claims*right*wrong*partly*✓*✗*!*n/a*s*?",
+                                 "tensors *3 *1 *1 *· *2 *· *· *· *· *1"])
+    result.stdout.fnmatch_lines(["*mistakes: 1 wrong and 0 partly right, of 2 claims run here*",
+                                 "*pending, not verified yet (? above): 1"])
+    result.stdout.fnmatch_lines(["Next:", "*run the material's wrong statements: pytest specs/ --as-written"])
+
+
+def test_the_scoreboard_lists_claims_one_per_line_with_v(scratch):
+    result = run(scratch, "-v")
+    result.stdout.fnmatch_lines(["*✓ * tensors.right *right *000 §2.1", "*✓ * tensors.wrong *wrong *004 §2.2",
+                                 "*? * tensors.later *not run *004 §2.3"])
 
 
 def test_the_scoreboard_speaks_chinese_with_lang_zh(scratch):
     result = run(scratch, "--lang", "zh", "--claims-detail")
-    result.stdout.fnmatch_lines(["*资料的说法: 资料说错了*", "*实际情况: 实际不是这样*", "*论断记分板*"])
+    result.stdout.fnmatch_lines(["*资料的说法: 资料说错了*", "*实际情况: 实际不是这样*", "*torchclaims 记分板*",
+                                 "主题*论断*正确*错误*部分正确*", "*下一步*"])
 
 
 def test_the_json_report_matches_its_schema(scratch):
@@ -244,7 +253,7 @@ def test_as_written_and_truth_both_holding_is_reported_as_a_contradiction(scratc
     result, claims = _report(scratch)
     entry = claims["tensors.wrong"]
     assert (entry["material"], entry["outcome"]) == ("contradiction", "changed"), entry
-    result.stdout.fnmatch_lines(["*tensors.wrong*contradiction: the as-written spec and the truth specs all held*"])
+    result.stdout.fnmatch_lines(["*✗ tensors.wrong*", "*contradiction: the as-written spec and the truth specs all*"])
 
 
 def test_a_typo_in_an_as_written_spec_is_broken_not_reproduced(scratch):

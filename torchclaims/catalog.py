@@ -6,6 +6,7 @@ link between catalog, spec, report and learner hint; it never changes once publi
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import pathlib
 import re
@@ -22,12 +23,86 @@ SEEDS_DIR = (ROOT.parent / "shared" / "seeds")
 
 # The four documents the catalog is built from.  Kept as names so the catalog can be
 # validated on a machine that does not have the seed texts (CI clones only this repo).
-SEED_FILES = (
+SEED_FILES = (  # what each one is: DOCUMENTS below
     "000_9a03721c87560f23.txt",
     "002_015987172f286748.txt",
     "003_cc3cb04f54b5f923.txt",
     "004_9d58428a819b84da.txt",
 )
+
+
+
+@dataclasses.dataclass(frozen=True)
+class Document:
+    """One source document of the material: its number (the seed file's prefix), what kind of
+    document it is and its title, in English and Chinese (our description, not the document's words)."""
+    file: str
+    kind: str
+    kind_zh: str
+
+    @property
+    def number(self) -> str:
+        return self.file.split("_", 1)[0]
+
+    def name(self, lang: str = "en") -> str:
+        return self.kind_zh if lang == "zh" else self.kind
+
+
+# What each seed file is, read from its first lines.  000 and 004 are two different
+# write-ups of the same book.
+DOCUMENTS = {d.file: d for d in (
+    Document("000_9a03721c87560f23.txt",
+             "a digest of the book Python Deep Learning: Based on PyTorch (China Machine Press, 2019)",
+             "《Python深度学习：基于PyTorch》（机械工业出版社，2019）一书的读书笔记"),
+    Document("002_015987172f286748.txt",
+             "a blog post: a practitioner's learning roadmap for PyTorch",
+             "一篇博客文章：一位从业者的 PyTorch 学习路线"),
+    Document("003_cc3cb04f54b5f923.txt",
+             "a digest of chapter 6 (PyTorch basics) of the book Deep Learning with PyTorch: "
+             "Computer Vision in Practice",
+             "《深度学习之PyTorch实战计算机视觉》第 6 章（PyTorch 基础）的读书笔记"),
+    Document("004_9d58428a819b84da.txt",
+             "a study note on the book Python Deep Learning: Based on PyTorch, from NumPy to autograd",
+             "《Python深度学习：基于PyTorch》一书的学习笔记（从 NumPy 到自动求导）"),
+)}
+
+
+def _split_source(source: str) -> tuple[str, str]:
+    match = SOURCE_RE.match(source)
+    if not match:
+        return source, ""
+    return match["file"], match["section"]
+
+
+def source_label(source: str, lang: str = "en", with_file: bool = False) -> str:
+    """A source as a reader recognises it: "003, a digest of chapter 6 of the book ..., §3.1";
+    with ``with_file`` the seed file name follows in brackets, for reference."""
+    file, section = _split_source(source)
+    doc = DOCUMENTS.get(file)
+    if doc is None:
+        return source
+    sep = "，" if lang == "zh" else ", "
+    label = f"{doc.number}{sep}{doc.name(lang)}" + (f"{sep}§{section}" if section else "")
+    return label + (f" [{file}]" if with_file else "")
+
+
+def source_short(source: str) -> str:
+    """The short form for tables: "003 §3.1"."""
+    file, section = _split_source(source)
+    doc = DOCUMENTS.get(file)
+    return f"{doc.number} §{section}" if doc and section else source
+
+
+def suggest(name: str, candidates, n: int = 3) -> list[str]:
+    """The nearest matches of a mistyped claim id or topic (difflib), best first."""
+    candidates = list(candidates)
+    close = difflib.get_close_matches(name, candidates, n=n, cutoff=0.6)
+    if not close and "." in name:  # a mistyped slug under a right topic: compare the slugs alone
+        topic, slug = name.split(".", 1)
+        same = {c.split(".", 1)[1]: c for c in candidates if c.startswith(topic + ".")}
+        close = [same[s] for s in difflib.get_close_matches(slug, list(same), n=n, cutoff=0.5)]
+    return close
+
 
 VERDICTS = (
     "confirmed",          # the material is right on the installed torch
@@ -79,6 +154,30 @@ class Claim:
     @property
     def source_text(self) -> str:
         return "; ".join(self.source)
+
+    def source_labels(self, lang: str = "en", with_file: bool = False) -> str:
+        """Every source, named (see ``source_label``), the sections of one document together."""
+        by_file: dict[str, list[str]] = {}
+        for source in self.source:
+            file, section = _split_source(source)
+            by_file.setdefault(file, []).append(section)
+        sep = "，" if lang == "zh" else ", "
+        labels = []
+        for file, sections in by_file.items():
+            label = source_label(f"{file} §{sections[0]}" if sections[0] else file, lang, with_file=False)
+            if sections[0] and file in DOCUMENTS:
+                label += "".join(f"{sep}§{section}" for section in sections[1:])
+            labels.append(label + (f" [{file}]" if with_file and file in DOCUMENTS else ""))
+        return "; ".join(labels)
+
+    @property
+    def source_short(self) -> str:
+        """The sources for a table, sections grouped by document: "004 §1 §3.1; 002 §2.1"."""
+        by_doc: dict[str, list[str]] = {}
+        for source in self.source:
+            number, _, section = source_short(source).partition(" ")
+            by_doc.setdefault(number, []).append(section)
+        return "; ".join(" ".join([number, *filter(None, sections)]) for number, sections in by_doc.items())
 
 
 def _check_entry(entry: dict, where: str, topic: str) -> list[str]:

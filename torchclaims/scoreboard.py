@@ -1,140 +1,242 @@
-"""The terminal scoreboard: claims by topic, verdicts, and what this run reproduced."""
+"""The terminal scoreboard: a learner's summary of what this run found about the material.
+
+The default run ends with a short summary that fits the terminal (80 columns and up, about
+30 lines): a legend, a table by topic, the material's mistakes counted, why claims did not
+run, the four source documents, and the next commands to try.  ``-v`` adds one line per
+claim, ``--claims-detail`` also what the material says and what is true under each.
+Broken specs and changed verdicts are listed one by one, loudly, whatever the verbosity.
+
+Everything goes through a ``rich`` console as wide as pytest's terminal writer, so rich
+measures each line (a Chinese character counts two columns) and wraps what is too long;
+no width is ever forced.
+"""
 from __future__ import annotations
 
 import collections
 import io
+import re
 
-from .catalog import VERDICTS, Claim
+from . import catalog
+from .catalog import Claim
+from .strings import table as strings
 
-LABELS = {
-    "en": {
-        "title": "torchclaims scoreboard",
-        "topic": "topic", "claims": "claims", "total": "total",
-        "confirmed": "confirmed", "refuted": "refuted", "partly": "partly",
-        "version-dependent": "version-dep", "gpu-only": "gpu-only",
-        "not-checkable": "not-checkable", "pending": "pending",
-        "reproduced": "reproduced", "changed": "CHANGED", "broken": "BROKEN", "not-applicable": "n/a",
-        "skipped": "skipped",
-        "broken_title": "BROKEN SPECS: these failed for a reason other than the one they state; fix the spec",
-        "says": "the material says", "truth": "what is true", "source": "source",
-        "as_written": "this spec encodes the material's statement, which is wrong",
-        "changed_title": "CHANGED VERDICTS on torch {torch}: the installed torch no longer behaves as catalogued",
-        "skipped_title": "skipped claims, by reason",
-        "gaps": "{n} claims pending: not yet verified",
-        "claims_title": "claims",
-    },
-    "zh": {
-        "title": "torchclaims 论断记分板",
-        "topic": "主题", "claims": "论断", "total": "合计",
-        "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
-        "version-dependent": "随版本", "gpu-only": "仅GPU",
-        "not-checkable": "无法检验", "pending": "待核实",
-        "reproduced": "已复现", "changed": "已改变", "broken": "用例损坏", "not-applicable": "不适用",
-        "skipped": "跳过",
-        "broken_title": "用例损坏：以下用例失败的原因不是其声明的原因，需要修正用例本身",
-        "says": "资料的说法", "truth": "实际情况", "source": "出处",
-        "as_written": "此用例按资料原意编写，而资料的说法有误",
-        "changed_title": "torch {torch} 上判定已改变：当前 torch 的行为与目录记录不符",
-        "skipped_title": "跳过的论断（按原因）",
-        "gaps": "{n} 条论断待核实",
-        "claims_title": "论断列表",
-    },
-}
-SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "-", "skipped": "s", "pending": "?"}
-VERDICT_COLUMNS = [v for v in VERDICTS if v != "pending"] + ["pending"]
+SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "n/a", "skipped": "s", "pending": "?"}
+STYLES = {"changed": "bold red", "broken": "bold red", "skipped": "yellow", "not-applicable": "yellow",
+          "pending": "magenta", "reproduced": "green"}
+MAX_REASONS = 5        # reasons for not running, listed one per line; the rest are summed up
+_TRAILING = re.compile(r" +((?:\x1b\[[0-9;]*m)*\n?)$")  # the pad rich leaves after a cell
+MAX_TOPICS = 4         # topics named under the material's mistakes
 
 
 def claim_text(claim: Claim, lang: str = "en", as_written: bool = False) -> str:
     """The says / truth / source block shown under a failure and in --claims-detail."""
-    t = LABELS[lang]
+    t = strings(lang)
     lines = []
     if as_written:
         lines.append(f"({t['as_written']})")
     lines += [
         f"{t['says']}: {claim.text('says', lang)}",
         f"{t['truth']}: {claim.text('truth', lang)}",
-        f"{t['source']}: {claim.source_text}",
+        f"{t['source']}: {claim.source_labels(lang, with_file=True)}",
     ]
     return "\n".join(lines)
 
 
+OUTCOME_COLUMNS = ("reproduced", "changed", "broken", "not-applicable", "skipped", "pending")
+MATERIAL_COLUMNS = ("right", "wrong", "partly")
+
+
 def table_rows(summary) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the by-topic table (also used by the command line)."""
+    """Header keys and rows (topic, claims, the material right / wrong / partly as measured,
+    then one count per outcome) of the by-topic table; the last row is the total."""
     by_topic = collections.defaultdict(list)
     for o in summary:
         by_topic[o.claim.topic].append(o)
-    header = ["topic", "claims"] + VERDICT_COLUMNS + ["reproduced", "changed", "broken", "not-applicable", "skipped"]
-    keys = header[:2] + [f"verdict:{v}" for v in VERDICT_COLUMNS] + [
-        "outcome:reproduced", "outcome:changed", "outcome:broken", "outcome:not-applicable", "outcome:skipped"]
-    rows = []
-    totals = collections.Counter()
+    header = ["topic", "claims", *MATERIAL_COLUMNS, *OUTCOME_COLUMNS]
+    keys = ["claims"] + [f"material:{m}" for m in MATERIAL_COLUMNS] + [f"outcome:{o}" for o in OUTCOME_COLUMNS]
+    rows, totals = [], collections.Counter()
     for topic in sorted(by_topic):
         counts = collections.Counter()
         for o in by_topic[topic]:
-            counts[f"verdict:{o.claim.verdict}"] += 1
+            counts[f"material:{o.material}"] += 1
             counts[f"outcome:{o.outcome}"] += 1
         counts["claims"] = len(by_topic[topic])
         totals.update(counts)
-        rows.append([topic] + [str(counts[c]) for c in keys[1:]])
-    rows.append(["total"] + [str(totals[c]) for c in keys[1:]])
+        rows.append([topic] + [str(counts[k]) for k in keys])
+    rows.append(["total"] + [str(totals[k]) for k in keys])
     return header, rows
 
 
-def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=False) -> None:
+def _width(tr) -> int:
+    """The terminal's width as pytest's terminal writer sees it (COLUMNS, the tty, or 80)."""
+    return tr._tw.fullwidth
+
+
+def _console(tr, buf):
     from rich.console import Console
+    return Console(file=buf, width=_width(tr), force_terminal=tr.hasmarkup,
+                   color_system="standard" if tr.hasmarkup else None, highlight=False,
+                   emoji=False, soft_wrap=False)
+
+
+def _hang(console, lead: str, text: str, style: str | None = None) -> None:
+    """``lead`` then ``text``, wrapped to the console's width under its own first column."""
     from rich.table import Table
+    if not lead:
+        console.print(text, style=style, overflow="fold")
+        return
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(lead, text, style=style)
+    console.print(grid)
 
-    import torch
 
-    t = LABELS[lang]
-    buf = io.StringIO()
-    console = Console(file=buf, width=max(tr._tw.fullwidth, 132), force_terminal=tr.hasmarkup,
-                      color_system="standard" if tr.hasmarkup else None, highlight=False)
-    shown = [o for o in summary if o.tests or not selected]
+def escape(text: str) -> str:
+    """``text`` with rich's markup characters escaped (rich is imported only when rendering)."""
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
 
-    if verbosity >= 0 or detail:
-        console.rule(t["claims_title"])
-        topic = None
-        for o in shown:
-            if o.claim.topic != topic:
-                topic = o.claim.topic
-                console.print(f"[bold]{topic}[/bold]")
-            style = {"changed": "bold red", "broken": "bold red", "skipped": "yellow", "not-applicable": "yellow",
-                     "pending": "magenta"}.get(o.outcome, "green")
-            verdict = t[o.claim.verdict]
-            line = f"  [{style}]{SYMBOLS[o.outcome]}[/{style}] {o.claim.id:<48} {verdict:<13} {o.claim.source_text}"
-            console.print(line, overflow="fold")
-            if detail:
-                for text_line in claim_text(o.claim, lang).splitlines():
-                    console.print(f"      {text_line}", overflow="fold")
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (a CJK character is two)."""
+    from rich.cells import cell_len
+    return text + " " * max(0, width - cell_len(text))
+
+
+def _claim_lines(console, shown, t, lang, detail) -> None:
+    from rich.cells import cell_len
+    console.rule(t["claims_title"], characters="-")
+    id_width = max((len(o.claim.id) for o in shown), default=0)
+    verdict_width = max((cell_len(t[f"m:{o.material}"]) for o in shown), default=0)
+    topic = None
+    for o in shown:
+        if o.claim.topic != topic:
+            topic = o.claim.topic
+            console.print(f"[bold]{topic}[/bold]")
+        style = STYLES[o.outcome]
+        lead = (f"  [{style}]{_pad(SYMBOLS[o.outcome], 3)}[/{style}] {_pad(o.claim.id, id_width)} "
+                f"{_pad(t['m:' + o.material], verdict_width)} ")
+        _hang(console, lead, o.claim.source_short)
+        if detail:
+            for line in claim_text(o.claim, lang).splitlines():
+                _hang(console, "        ", escape(line))
+
+
+def _topic_table(console, shown, t, torch_version):
+    from rich import box
+    from rich.table import Table
     header, rows = table_rows(shown)
-    table = Table(title=t["title"] + f" (torch {torch.__version__})", title_justify="left")
-    for name in header:
-        table.add_column(t.get(name, name), justify="left" if name == "topic" else "right")
+    names = {"topic": t["col_topic"], "claims": t["col_claims"], "right": t["col_right"],
+             "wrong": t["col_wrong"], "partly": t["col_partly"]}
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    for key in header:
+        if key in OUTCOME_COLUMNS:
+            table.add_column(SYMBOLS[key], justify="right", header_style=STYLES[key], no_wrap=True)
+        else:
+            table.add_column(names[key], justify="left" if key == "topic" else "right", no_wrap=True)
     for row in rows:
-        table.add_row(*(t["total"] if cell == "total" else cell for cell in row),
-                      style="bold" if row[0] == "total" else None)
+        total = row[0] == "total"
+        cells = [t["total"] if total else row[0]] + ["·" if cell == "0" else cell for cell in row[1:]]
+        table.add_row(*cells, style="bold" if total else None)
     console.print(table)
 
-    skipped = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable"))
-    if skipped:
-        console.print(f"[yellow]{t['skipped_title']}[/yellow]")
-        for reason, n in skipped.most_common():
-            console.print(f"  {n:>4}  {reason}", overflow="fold")
+
+def _mistakes(console, shown, t) -> None:
+    ran = [o for o in shown if o.material in ("right", "wrong", "partly", "contradiction")]
+    wrong = [o for o in ran if o.material == "wrong"]
+    partly = [o for o in ran if o.material == "partly"]
+    if not wrong and not partly:
+        console.print(t["mistakes_none"].format(checked=len(ran)))
+        return
+    _hang(console, "", t['mistakes'].format(wrong=len(wrong), partly=len(partly), checked=len(ran)), style="bold")
+    by_topic = collections.Counter(o.claim.topic for o in wrong + partly)
+    if len(by_topic) > 1:
+        _hang(console, "  ", t["mistakes_by_topic"].format(
+            topics=", ".join(f"{topic} {n}" for topic, n in by_topic.most_common(MAX_TOPICS))))
+
+
+def _not_run(console, shown, t) -> None:
+    reasons = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable"))
+    if not reasons:
+        return
+    console.print(f"[yellow]{t['skipped_title'].format(n=sum(reasons.values()))}[/yellow]")
+    common = reasons.most_common()
+    for reason, n in common[:MAX_REASONS]:
+        _hang(console, f"  {n:>3}  ", reason)
+    rest = common[MAX_REASONS:]
+    if rest:
+        console.print(t["skipped_more"].format(n=sum(n for _, n in rest), k=len(rest)))
+
+
+def _sources(console, shown, lang, t) -> None:
+    used = sorted({s.split(" ")[0] for o in shown for s in o.claim.source})
+    docs = [catalog.DOCUMENTS[f] for f in used if f in catalog.DOCUMENTS]
+    if not docs:
+        return
+    console.print(t["sources_title"])
+    for doc in docs:
+        _hang(console, f"  {doc.number}  ", doc.name(lang))
+
+
+def _next_steps(console, shown, t) -> None:
+    steps = []
+    if any(o.material in ("wrong", "partly") for o in shown):
+        steps.append(("pytest specs/ --as-written", t["next_as_written"]))
+    steps.append(("pytest specs/ -v", t["next_verbose"]))
+    steps.append(("python -m torchclaims show ID", t["next_show"]))
+    if any("--full" in o.reason for o in shown):
+        steps.append(("pytest specs/ --full", t["next_full"]))
+    steps.append(("python -m torchclaims workbook init ~/wb", t["next_workbook"]))
+    console.print(t["next_title"])
+    for command, what in steps:
+        _hang(console, "  ", t["next_step"].format(what=what, command=f"[bold]{command}[/bold]"))
+
+
+def _loud(console, shown, t, lang, torch_version) -> None:
     pending = sum(o.outcome == "pending" for o in shown)
     if pending:
         console.print(f"[magenta]{t['gaps'].format(n=pending)}[/magenta]")
     broken = [o for o in shown if o.outcome == "broken"]
     if broken:
-        console.rule(f"[bold red]{t['broken_title']}[/bold red]")
+        console.rule(style="bold red", characters="!")
+        _hang(console, "", t["broken_title"], style="bold red")
         for o in broken:
-            console.print(f"[bold red]! {o.claim.id}[/bold red]: {o.reason}", overflow="fold")
+            console.print(f"[bold red]! {o.claim.id}[/bold red]")
+            _hang(console, "    ", escape(o.reason))
     changed = [o for o in shown if o.outcome == "changed"]
     if changed:
-        console.rule(f"[bold red]{t['changed_title'].format(torch=torch.__version__)}[/bold red]")
+        console.rule(style="bold red", characters="✗")
+        _hang(console, "", t["changed_title"].format(torch=torch_version), style="bold red")
         for o in changed:
-            console.print(f"[bold red]✗ {o.claim.id}[/bold red] ({t[o.claim.verdict]}): {o.reason}", overflow="fold")
-            for text_line in claim_text(o.claim, lang).splitlines():
-                console.print(f"    {text_line}", overflow="fold")
-    tr.write(buf.getvalue())
+            console.print(f"[bold red]✗ {o.claim.id}[/bold red] ({t[o.claim.verdict]})")
+            _hang(console, "    ", escape(o.reason))
+            for line in claim_text(o.claim, lang).splitlines():
+                _hang(console, "    ", escape(line))
+
+
+def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=False, torch_version=None) -> None:
+    """Write the scoreboard of ``summary`` (outcomes.ClaimOutcome per claim) to ``tr``.
+
+    ``selected``: a --claim run, so only the claims whose specs were selected are shown.
+    """
+    if torch_version is None:
+        import torch
+        torch_version = torch.__version__
+    t = strings(lang)
+    buf = io.StringIO()
+    console = _console(tr, buf)
+    shown = [o for o in summary if o.tests or not selected]
+    if verbosity > 0 or detail:
+        _claim_lines(console, shown, t, lang, detail)
+    console.rule(f"[bold]{t['title'].format(torch=torch_version)}[/bold]")
+    _hang(console, "", t["legend_head"])
+    for key in ("legend_verdict", "legend_marks", "legend_marks2"):
+        _hang(console, "  ", t[key])
+    _topic_table(console, shown, t, torch_version)
+    _mistakes(console, shown, t)
+    _not_run(console, shown, t)
+    _sources(console, shown, lang, t)
+    _next_steps(console, shown, t)
+    _loud(console, shown, t, lang, torch_version)
+    tr.write("".join(_TRAILING.sub(r"\1", line) for line in buf.getvalue().splitlines(keepends=True)))

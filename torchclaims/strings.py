@@ -1,0 +1,167 @@
+"""Every sentence torchclaims shows a learner, in English and Chinese: one table, one place.
+
+``text(lang, key, **fields)`` returns one string (``str.format`` fields filled in);
+``table(lang)`` the whole language's table.  Both languages have the same keys
+(tests/test_strings.py checks it), so a key missing in Chinese is a test failure, not a
+``KeyError`` in front of a learner.  Command lines shown to the learner use the README's
+form: ``pytest ...`` and ``python -m torchclaims ...`` with the project's venv activated.
+"""
+from __future__ import annotations
+
+LANGS = ("en", "zh")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        # ------------------------------------------------ catalog words
+        "confirmed": "confirmed", "refuted": "refuted", "partly": "partly",
+        "version-dependent": "version-dep", "gpu-only": "gpu-only",
+        "not-checkable": "not-checkable", "pending": "pending",
+        # the material's verdict measured on this torch (outcomes.MATERIAL)
+        "m:right": "right", "m:wrong": "wrong", "m:partly": "partly", "m:contradiction": "contradiction",
+        "m:broken": "broken spec", "m:not-applicable": "n/a", "m:skipped": "not run",
+        # outcomes (outcomes.OUTCOMES)
+        "reproduced": "reproduced", "changed": "CHANGED", "broken": "BROKEN", "not-applicable": "n/a",
+        "skipped": "skipped",
+        # ------------------------------------------------ claim texts
+        "says": "the material says", "truth": "what is true", "source": "source",
+        "as_written": "this spec encodes the material's statement, which is wrong",
+        "versions": "the material holds on torch", "refs": "ref", "specs": "specs", "specs_none": "specs: none",
+        "spec_as_written": "as written: expected to fail",
+        "verdict": "verdict",
+        # ------------------------------------------------ scoreboard
+        "title": "torchclaims scoreboard: the material's claims on torch {torch}",
+        "legend_head": "How to read it: each number counts claims of the material, by topic.",
+        "legend_verdict": "right / wrong / partly: the material's verdict, measured on this torch",
+        "legend_marks": "✓ as catalogued  ✗ changed: torch differs from the catalog  ! broken spec",
+        "legend_marks2": "n/a needs another torch  s not run here (why: below)  ? not verified yet",
+        "col_topic": "topic", "col_claims": "claims", "col_right": "right", "col_wrong": "wrong",
+        "col_partly": "partly", "total": "total",
+        "mistakes": "The material's mistakes: {wrong} wrong and {partly} partly right, of {checked} claims run here",
+        "mistakes_none": "The material's mistakes: none among the {checked} claims run here",
+        "mistakes_by_topic": "most of them in {topics}",
+        "skipped_title": "Not run here: {n} claims, by reason",
+        "skipped_more": "  ... and {n} claims for {k} other reasons (pytest specs/ -v lists each claim)",
+        "gaps": "Claims pending, not verified yet (? above): {n}",
+        "sources_title": "Sources: the documents the claims come from",
+        "next_title": "Next:",
+        "next_step": "{what}: {command}",
+        "next_as_written": "run the material's wrong statements",
+        "next_verbose": "one line per claim (add --claims-detail for says and truth)",
+        "next_show": "one claim with its source and specs",
+        "next_workbook": "start the workbook",
+        "next_full": "the slow, compile and distributed specs too",
+        "broken_title": "BROKEN SPECS: these failed for a reason other than the one they state; fix the spec",
+        "changed_title": "CHANGED VERDICTS on torch {torch}: the installed torch no longer behaves as catalogued",
+        "claims_title": "claims: mark (legend below), id, the material's verdict, source",
+        # ------------------------------------------------ command line
+        "claims_count": "{n} claims",
+        "unknown_claim": "unknown claim id {name!r}{hint}",
+        "unknown_topic": "unknown topic {name!r}{hint}; topics: {topics}",
+        "did_you_mean": "; did you mean {names}?",
+        "claim_option": "--claim {name}: no such claim id or topic{hint}; see python -m torchclaims claims",
+        "report_is_dir": "--claims-report {path}: is a folder; give a file name, e.g. {path}/claims.json",
+        "report_no_dir": "--claims-report {path}: the folder {parent} does not exist",
+        "report_not_writable": "--claims-report {path}: cannot write there ({reason})",
+        # ------------------------------------------------ workbook
+        "lessons": "lessons",
+        "wb_done": "passes", "wb_not_started": "not started", "wb_fails": "fails",
+        "wb_edited": "edited, not run yet", "wb_still": "still to write",
+        "wb_progress": "progress", "wb_last_run": "last run",
+        "wb_created": "workbook {root}: {n} lessons, {k} functions to write",
+        "wb_wrote": "  wrote {n} files: {files}",
+        "wb_kept": "  kept {n} existing files untouched (your work): {files}",
+        "wb_next": "next: python -m torchclaims workbook learn {dir}   (or watch {dir}: again on every save)",
+        "wb_missing": "no workbook at {dir}: create one with python -m torchclaims workbook init {dir}",
+        "wb_progress_bad": "{path}: not a progress file ({why}); delete it, the next run writes a new one",
+        "wb_watching": "[watching {root} for changes to *.py; Ctrl-C stops]",
+        "wb_rerun": "[change seen: rerunning]",
+        "wb_stopped": "stopped watching {root} (Ctrl-C)",
+        # ------------------------------------------------ --learn
+        "learn_hint": "hint", "learn_claims": "the claims it teaches", "learn_spec": "failing spec",
+        "learn_of": "{k} of this lesson's {n} specs fail", "learn_write": "write",
+        "learn_done": "All {n} lessons pass: the workbook is complete.",
+        "learn_none": "no lesson spec was collected: run pytest specs/ --impl DIR --learn",
+        "learn_stop": "{label} fails: make it pass to unlock the next lesson",
+        "learn_trace": "in your code",
+        "learn_no_trace": "(no frame in your files: the spec's own check failed)",
+        "learn_head": "Lesson {number:02d}/{total} ({name}): {title}",
+    },
+    "zh": {
+        "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
+        "version-dependent": "随版本", "gpu-only": "仅GPU",
+        "not-checkable": "无法检验", "pending": "待核实",
+        "m:right": "正确", "m:wrong": "错误", "m:partly": "部分正确", "m:contradiction": "自相矛盾",
+        "m:broken": "用例损坏", "m:not-applicable": "不适用", "m:skipped": "未运行",
+        "reproduced": "已复现", "changed": "已改变", "broken": "用例损坏", "not-applicable": "不适用",
+        "skipped": "跳过",
+        "says": "资料的说法", "truth": "实际情况", "source": "出处",
+        "as_written": "此用例按资料原意编写，而资料的说法有误",
+        "versions": "资料成立的版本", "refs": "参考", "specs": "用例", "specs_none": "用例：无",
+        "spec_as_written": "按原文编写：预期失败",
+        "verdict": "判定",
+        "title": "torchclaims 记分板：资料的论断在 torch {torch} 上的检验结果",
+        "legend_head": "读法：每个数字都是资料中论断的条数，按主题分行。",
+        "legend_verdict": "正确 / 错误 / 部分正确：在当前 torch 上测得的资料的判定",
+        "legend_marks": "✓ 与目录一致  ✗ 已改变：torch 与目录记录不符  ! 用例损坏",
+        "legend_marks2": "n/a 需要其他版本的 torch  s 本机未运行（原因见下）  ? 待核实",
+        "col_topic": "主题", "col_claims": "论断", "col_right": "正确", "col_wrong": "错误",
+        "col_partly": "部分正确", "total": "合计",
+        "mistakes": "资料的错误：{wrong} 条错误，{partly} 条部分正确（本机运行了 {checked} 条）",
+        "mistakes_none": "资料的错误：本机运行的 {checked} 条论断中没有发现错误",
+        "mistakes_by_topic": "主要集中在：{topics}",
+        "skipped_title": "本机未运行：{n} 条论断，按原因",
+        "skipped_more": "  …… 另有 {n} 条，涉及 {k} 种其他原因（pytest specs/ -v 逐条列出）",
+        "gaps": "待核实：{n} 条论断（上表的 ?）",
+        "sources_title": "出处：论断取自以下资料",
+        "next_title": "下一步：",
+        "next_step": "{what}：{command}",
+        "next_as_written": "运行资料中错误的说法",
+        "next_verbose": "每条论断一行（加 --claims-detail 显示说法与实际情况）",
+        "next_show": "查看单条论断及其出处和用例",
+        "next_workbook": "开始练习册",
+        "next_full": "连同慢速、编译和分布式用例",
+        "broken_title": "用例损坏：以下用例失败的原因不是其声明的原因，需要修正用例本身",
+        "changed_title": "torch {torch} 上判定已改变：当前 torch 的行为与目录记录不符",
+        "claims_title": "论断列表：标记（图例见下）、编号、资料的判定、出处",
+        "claims_count": "共 {n} 条论断",
+        "unknown_claim": "没有这条论断 {name!r}{hint}",
+        "unknown_topic": "没有这个主题 {name!r}{hint}；可用的主题：{topics}",
+        "did_you_mean": "；你是不是要找 {names}？",
+        "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims",
+        "report_is_dir": "--claims-report {path}：这是一个文件夹；请给出文件名，例如 {path}/claims.json",
+        "report_no_dir": "--claims-report {path}：文件夹 {parent} 不存在",
+        "report_not_writable": "--claims-report {path}：无法写入（{reason}）",
+        "lessons": "课",
+        "wb_done": "通过", "wb_not_started": "未开始", "wb_fails": "未通过",
+        "wb_edited": "已编辑，尚未运行", "wb_still": "还需",
+        "wb_progress": "进度", "wb_last_run": "上次运行",
+        "wb_created": "练习册 {root}：{n} 课，需要编写 {k} 个函数",
+        "wb_wrote": "  写入 {n} 个文件：{files}",
+        "wb_kept": "  保留 {n} 个已有文件（你的作业）不变：{files}",
+        "wb_next": "下一步：python -m torchclaims workbook learn {dir}   （或 watch {dir}：每次保存后自动重跑）",
+        "wb_missing": "{dir} 下没有练习册：请用 python -m torchclaims workbook init {dir} 创建",
+        "wb_progress_bad": "{path}：不是进度文件（{why}）；删除它即可，下次运行会重新生成",
+        "wb_watching": "[正在监视 {root} 中 *.py 的改动；按 Ctrl-C 停止]",
+        "wb_rerun": "[发现改动：重新运行]",
+        "wb_stopped": "已停止监视 {root}（Ctrl-C）",
+        "learn_hint": "提示", "learn_claims": "本课讲解的论断", "learn_spec": "未通过的用例",
+        "learn_of": "本课 {n} 个用例中有 {k} 个未通过", "learn_write": "需要编写",
+        "learn_done": "全部 {n} 课均已通过：练习册完成。",
+        "learn_none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn",
+        "learn_stop": "{label} 未通过：让它通过才能进入下一课",
+        "learn_trace": "出错位置（你的代码）",
+        "learn_no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败）",
+        "learn_head": "第 {number:02d}/{total} 课（{name}）：{title}",
+    },
+}
+
+
+def table(lang: str) -> dict[str, str]:
+    """The whole string table of ``lang`` ("en" or "zh")."""
+    return STRINGS[lang]
+
+
+def text(lang: str, key: str, **fields) -> str:
+    """One string of ``lang``, its ``{fields}`` filled in."""
+    template = STRINGS[lang][key]
+    return template.format(**fields) if fields else template
