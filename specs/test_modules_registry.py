@@ -97,8 +97,12 @@ def test_three_separate_registries_exist():
         f"ConvBN()._parameters={list(model._parameters)}, _modules={list(model._modules)}; "
         "expected no own parameters and the two submodules")
     assert set(model.bn1._buffers) == {"running_mean", "running_var", "num_batches_tracked"}
+    registries = [getattr(model, name) for name in ("_parameters", "_buffers", "_modules")]
+    assert len({id(r) for r in registries}) == 3, "the three registries should be separate objects"
     for name in ("_parameters", "_buffers", "_modules"):
-        assert isinstance(getattr(model, name), dict), f"model.{name} is not a mapping"
+        # what changed in 2.5 (pytorch/pytorch#129164): a plain dict, no longer an OrderedDict
+        assert type(getattr(model, name)) is dict, (
+            f"type(model.{name}) is {type(getattr(model, name)).__name__}, but should be a plain dict")
 
 
 # the switch to dict landed in 2024 (pytorch/pytorch#129164); older releases used OrderedDict
