@@ -248,3 +248,215 @@ def batchnorm_updates_in_eval():
             self.training = was_training
 
     _BatchNorm.forward = forward
+
+
+# --- batching, samplers, collate --------------------------------------------------------------
+
+
+@fault("data.dataset-index-dataloader-batches")
+def collate_concatenates():
+    """default_collate joins the samples' tensors with torch.cat instead of stacking them along
+    a new batch dimension: 64 samples of (784,) become one (50176,) tensor."""
+    from torch.utils.data._utils import collate
+    collate.default_collate_fn_map[torch.Tensor] = lambda batch, *, collate_fn_map=None: torch.cat(batch, 0)
+
+
+@fault("data.getitem-need-not-return-tensor")
+def collate_accepts_tensors_only():
+    """default_collate refuses samples that are not tensors (numpy arrays, ints, floats), as
+    the material says __getitem__ must return tensors."""
+    from torch.utils.data._utils import collate
+    original = collate.default_collate
+
+    def default_collate(batch):
+        def check(sample):
+            if isinstance(sample, dict):
+                for value in sample.values():
+                    check(value)
+            elif isinstance(sample, (tuple, list)):
+                for value in sample:
+                    check(value)
+            elif not isinstance(sample, torch.Tensor):
+                raise TypeError(f"default_collate: batch must contain tensors; found {type(sample)}")
+        for sample in batch:
+            check(sample)
+        return original(batch)
+
+    collate.default_collate = default_collate
+    torch.utils.data.dataloader.default_collate = default_collate
+
+
+@fault("data.shuffle-train-only")
+def sequential_sampler_fixed_permutation():
+    """shuffle=False still shuffles, only with the same fixed permutation every epoch (the
+    'shuffle=False means no reshuffling' model)."""
+    sampler = torch.utils.data.SequentialSampler
+
+    def iterate(self):
+        n = len(self.data_source)
+        return iter(torch.randperm(n, generator=torch.Generator().manual_seed(0)).tolist())
+
+    sampler.__iter__ = iterate
+
+
+@fault("data.subset-random-sampler-generator")
+def subset_sampler_ignores_generator():
+    """SubsetRandomSampler draws from the global RNG and ignores its generator=."""
+    sampler = torch.utils.data.SubsetRandomSampler
+
+    def iterate(self):
+        for i in torch.randperm(len(self.indices)):
+            yield self.indices[i]
+
+    sampler.__iter__ = iterate
+
+
+@fault("data.drop-last-shape-mismatch")
+def batch_sampler_pads_last_batch():
+    """Without drop_last the short final batch is padded to batch_size by repeating its own
+    samples, so every batch has the same size."""
+    batch_sampler = torch.utils.data.BatchSampler
+    original = batch_sampler.__iter__
+
+    def iterate(self):
+        for batch in original(self):
+            if len(batch) < self.batch_size:
+                batch = (batch * self.batch_size)[:self.batch_size]
+            yield batch
+
+    batch_sampler.__iter__ = iterate
+
+
+# --- workers ---------------------------------------------------------------------------------
+
+
+@fault("data.num-workers-default-zero")
+def default_two_workers():
+    """DataLoader defaults to two worker processes instead of loading in the main process."""
+    original = DataLoader.__init__
+
+    @functools.wraps(original)
+    def init(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=2,
+             *args, **kwargs):
+        original(self, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, *args, **kwargs)
+
+    DataLoader.__init__ = init
+
+
+@fault("data.num-workers-subprocesses")
+def worker_init_fn_dropped():
+    """DataLoader never calls worker_init_fn in its worker processes."""
+    _patch_loader_init(worker_init_fn=None)
+
+
+@fault("data.num-workers-needs-pin-memory")
+def workers_require_pin_memory():
+    """DataLoader refuses num_workers > 0 without pin_memory=True, as the material pairs them."""
+    original = DataLoader.__init__
+
+    @functools.wraps(original)
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        if self.num_workers > 0 and not self.pin_memory:
+            raise ValueError("num_workers > 0 needs pin_memory=True")
+
+    DataLoader.__init__ = init
+
+
+@fault("data.max-workers-argument")
+def max_workers_accepted():
+    """DataLoader accepts a max_workers= argument (capping num_workers), as the material uses it."""
+    original = DataLoader.__init__
+
+    def init(self, *args, max_workers=None, **kwargs):
+        if max_workers is not None and kwargs.get("num_workers", 0) > max_workers:
+            kwargs["num_workers"] = max_workers
+        original(self, *args, **kwargs)
+
+    DataLoader.__init__ = init
+
+
+# --- datasets and transforms ------------------------------------------------------------------
+
+
+@fault("data.cifar10-manual-download-folder")
+def cifar10_reads_root_directly():
+    """CIFAR10 looks for its batch files directly under root, without the cifar-10-batches-py folder."""
+    from torchvision.datasets import CIFAR10
+    CIFAR10.base_folder = ""
+
+
+@fault("data.cifar10-constants-official")
+def reference_uses_published_cifar10_std():
+    """The reference data module carries the published pooled CIFAR-10 std
+    (0.2470, 0.2435, 0.2616) instead of the material's constants."""
+    Impl().data.CIFAR10_STD = (0.2470, 0.2435, 0.2616)
+
+
+@fault("data.normalize-no-default-constants")
+def normalize_imagenet_defaults():
+    """transforms.Normalize() defaults to the ImageNet mean and std."""
+    from torchvision import transforms
+    original = transforms.Normalize.__init__
+
+    def init(self, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), inplace=False):
+        original(self, mean, std, inplace)
+
+    transforms.Normalize.__init__ = init
+
+
+@fault("data.flip-before-totensor")
+def hflip_tensor_flips_rows():
+    """The tensor branch of hflip flips the height axis (dim -2) instead of the width (dim -1)."""
+    import torchvision.transforms.functional as F
+    original = F.hflip
+
+    def hflip(img):
+        if isinstance(img, torch.Tensor):
+            return img.flip(-2)
+        return original(img)
+
+    F.hflip = hflip
+
+
+@fault("data.memmap-pipeline-example", "data.flip-before-totensor")
+def hflip_accepts_numpy():
+    """hflip also flips numpy HWC arrays, so RandomHorizontalFlip works on memmap rows."""
+    import numpy as np
+    import torchvision.transforms.functional as F
+    original = F.hflip
+
+    def hflip(img):
+        if isinstance(img, np.ndarray):
+            return np.ascontiguousarray(img[:, ::-1])
+        return original(img)
+
+    F.hflip = hflip
+
+
+@fault("data.augment-separate-val-transform")
+def random_flip_decides_once():
+    """RandomHorizontalFlip draws its coin once per transform object and reuses it on every call."""
+    from torchvision import transforms
+    import torchvision.transforms.functional as F
+
+    def forward(self, img):
+        if "_decision" not in self.__dict__:
+            self.__dict__["_decision"] = bool(torch.rand(1) < self.p)
+        return F.hflip(img) if self.__dict__["_decision"] else img
+
+    transforms.RandomHorizontalFlip.forward = forward
+
+
+@fault("data.max-dim1-values-indices")
+def max_dim_returns_indices_first():
+    """Tensor.max(dim) returns (indices, values) instead of (values, indices)."""
+    original = torch.Tensor.max
+
+    def tensor_max(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        if isinstance(result, tuple):
+            return result[1], result[0]
+        return result
+
+    torch.Tensor.max = tensor_max
