@@ -75,11 +75,20 @@ def test_grad_fn_is_a_graph_node_not_a_function():
     True: a C++ graph Node, and only when grad mode is on and an input requires grad."""
     x = _leaf(1.0)
     z = torch.add(x, 1)
-    assert isinstance(z.grad_fn, torch.autograd.graph.Node), f"{z.grad_fn!r} is not a graph Node"
+    assert z.grad_fn is not None and type(z.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad", (
+        f"torch.add(x, 1).grad_fn is {z.grad_fn!r}, but should be a node whose edge leads to x's AccumulateGrad")
     assert not isinstance(z.grad_fn, torch.autograd.Function), f"{z.grad_fn!r} is a torch.autograd.Function"
     assert torch.add(torch.ones(1), 1).grad_fn is None, "an op on tensors without grad recorded a node"
     with torch.no_grad():
         assert torch.add(x, 1).grad_fn is None, "an op under no_grad recorded a node"
+
+
+@pytest.mark.claim("autograd.grad-fn-is-function-instance")
+@pytest.mark.needs_torch(">=2.0", reason="torch.autograd.graph.Node, the base class of graph nodes, appeared in 2.0")
+def test_grad_fn_is_an_autograd_graph_node():
+    """Material: grad_fn is a Function instance.  True: it is a torch.autograd.graph.Node."""
+    z = torch.add(_leaf(1.0), 1)
+    assert isinstance(z.grad_fn, torch.autograd.graph.Node), f"{z.grad_fn!r} is not a graph Node"
 
 
 @pytest.mark.claim("autograd.grad-fn-is-function-instance", as_written=True)
