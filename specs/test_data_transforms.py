@@ -58,14 +58,26 @@ def test_totensor_gives_float32_chw_pixels_divided_by_255(kind):
     assert 0.0 <= out.min() and out.max() <= 1.0
 
 
-@pytest.mark.claim("data.totensor-range-dtype-layout")
-def test_totensor_maps_0_to_0_and_255_to_1_and_matches_v2():
-    """Material: ToTensor yields [0, 1] float32.
-    True: 0 -> 0.0, 255 -> 1.0; v2.ToImage + ToDtype(float32, scale=True) gives the same."""
+def _black_and_white():
     array = np.zeros((2, 2, 3), dtype=np.uint8)
     array[0] = 255
-    out = transforms.ToTensor()(Image.fromarray(array))
+    return array
+
+
+@pytest.mark.claim("data.totensor-range-dtype-layout")
+def test_totensor_maps_0_to_0_and_255_to_1():
+    """Material: ToTensor yields [0, 1] float32.  True: 0 -> 0.0, 255 -> 1.0."""
+    out = transforms.ToTensor()(Image.fromarray(_black_and_white()))
     assert out[:, 0].unique().tolist() == [1.0] and out[:, 1].unique().tolist() == [0.0]
+
+
+@pytest.mark.claim("data.totensor-range-dtype-layout")
+@pytest.mark.needs_torch(">=2.1", reason="transforms.v2.ToImage and ToDtype(scale=True) appeared in torchvision 0.16, which needs torch 2.1")
+def test_totensor_matches_v2_to_image_and_to_dtype_scaled():
+    """Material: ToTensor yields [0, 1] float32.
+    True: v2.ToImage + ToDtype(float32, scale=True) gives the same as ToTensor."""
+    array = _black_and_white()
+    out = transforms.ToTensor()(Image.fromarray(array))
     pipeline = v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])
     torch.testing.assert_close(pipeline(Image.fromarray(array)).as_subclass(torch.Tensor), out)
 
