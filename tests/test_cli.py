@@ -45,8 +45,10 @@ def test_claims_speaks_chinese_in_markdown(claims_dir):
 def test_show_prints_one_claim_with_says_truth_and_source(claims_dir):
     result = cli("show", "tensors.wrong")
     assert result.returncode == 0, result.stderr
-    assert "says: SAYS-WRONG" in result.stdout and "truth: TRUTH-WRONG" in result.stdout
-    assert "source: 004_9d58428a819b84da.txt §2.2" in result.stdout
+    assert "the material says: SAYS-WRONG" in result.stdout and "what is true: TRUTH-WRONG" in result.stdout
+    assert "source: 004, a study note on the book Python Deep Learning: Based on PyTorch, from NumPy to autograd, §2.2" \
+        in result.stdout, "the source is named, not only its file"
+    assert "(004_9d58428a819b84da.txt)" in result.stdout, "the file name stays, for reference"
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -84,7 +86,7 @@ def test_mutants_lists_faults_with_the_claims_they_must_break():
 
 @pytest.mark.parametrize("args, fragment", [
     (["mutants", "no_such_fault"], "unknown fault 'no_such_fault'"),
-    (["mutants", "--topic", "nope"], "no faults for topic 'nope'"),
+    (["mutants", "--topic", "nope"], "unknown topic 'nope'"),
     (["mutants", "--jobs", "many"], "invalid int value: 'many'"),
     (["matrix"], "the following arguments are required: REPORT.json"),
     (["matrix", "missing-report.json"], "missing-report.json: no such report file"),

@@ -49,7 +49,7 @@ def test_manifest_has_25_to_40_lessons_with_known_claims_and_functions():
 
 def test_manifest_rejects_unknown_claim_and_function(tmp_path):
     bad = tmp_path / "lessons.toml"
-    bad.write_text('[[lesson]]\nname = "x"\ntitle = "X"\nfunctions = ["strides.nope"]\n'
+    bad.write_text('[[lesson]]\nname = "x"\ntitle = "X"\ntitle_zh = "某课"\nfunctions = ["strides.nope"]\n'
                    'claims = ["tensors.no-such-claim"]\nhint = "h"\nhint_zh = "提示"\n', encoding="utf-8")
     with pytest.raises(workbook.ManifestError) as err:
         workbook.load_lessons(bad)

@@ -6,18 +6,19 @@ and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
+import os
 import pathlib
 import sys
 
-from . import catalog
-
-SPECS_DIR = catalog.ROOT / "specs"
-
-
+from . import catalog, lint
+from . import links as _links
 from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
 from .links import file_links  # noqa: F401
-from . import links as _links
+from .strings import text
+
+SPECS_DIR = catalog.ROOT / "specs"
 
 
 # ---------------------------------------------------------------- catalog listing
@@ -29,19 +30,29 @@ def _load_catalog() -> dict[str, catalog.Claim]:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
 
 
-def _filter(claims, topic, verdict):
+def did_you_mean(close: list[str], lang: str = "en") -> str:
+    """" (did you mean X? also close: Y, Z)" for the nearest matches, or "" when there are none."""
+    if not close:
+        return ""
+    more = text(lang, "also_close", names=", ".join(close[1:])) if close[1:] else ""
+    return text(lang, "did_you_mean", best=close[0], more=more)
+
+
+def _filter(claims, topic, verdict, lang="en"):
     known_topics = catalog.topics(claims)
     if topic and topic not in known_topics:
-        raise UsageError(f"unknown topic {topic!r}; topics: {', '.join(known_topics)}")
+        hint = did_you_mean(catalog.suggest(topic, known_topics), lang)
+        raise UsageError(text(lang, "unknown_topic", name=topic, hint=hint, topics=", ".join(known_topics)))
     return [c for c in claims.values()
             if (not topic or c.topic == topic) and (not verdict or c.verdict == verdict)]
 
 
 def cmd_claims(args) -> int:
-    claims = _filter(_load_catalog(), args.topic, args.verdict)
     lang = args.lang
+    claims = _filter(_load_catalog(), args.topic, args.verdict, lang)
     if args.format == "json":
         rows = [{"id": c.id, "topic": c.topic, "verdict": c.verdict, "source": list(c.source),
+                 "source_label": c.source_labels(lang),
                  "says": c.text("says", lang), "truth": c.text("truth", lang),
                  "refs": list(c.refs), "versions": c.versions} for c in claims]
         print(json.dumps(rows, indent=1, ensure_ascii=False))
@@ -54,13 +65,12 @@ def cmd_claims(args) -> int:
         from rich.console import Console
         from rich.table import Table
         table = Table(show_lines=True)
-        for name in ("id", "verdict", "says" if lang == "en" else "资料的说法",
-                     "truth" if lang == "en" else "实际情况", "source" if lang == "en" else "出处"):
-            table.add_column(name, overflow="fold")
+        for key in ("id", "verdict", "says", "truth", "source"):
+            table.add_column(key if key == "id" else text(lang, key), overflow="fold")
         for c in claims:
-            table.add_row(c.id, c.verdict, c.text("says", lang), c.text("truth", lang), c.source_text)
+            table.add_row(c.id, text(lang, c.verdict), c.text("says", lang), c.text("truth", lang), c.source_short)
         Console().print(table)
-        print(f"{len(claims)} claims")
+        print(text(lang, "claims_count", n=len(claims)))
     return 0
 
 
@@ -71,28 +81,58 @@ def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str,
     return _links.spec_links(specs_dir, catalog.ROOT)
 
 
+def unknown_claim_message(name: str, claims, lang: str = "en") -> str:
+    """One line for a mistyped claim id (or topic), with the nearest ids (difflib)."""
+    close = catalog.suggest(name, list(claims) + catalog.topics(claims))
+    return text(lang, "unknown_claim", name=name, hint=did_you_mean(close, lang))
+
+
+def claim_option_message(name: str, claims, lang: str = "en") -> str:
+    """The one line for ``pytest --claim NAME`` naming neither a claim nor a topic."""
+    close = catalog.suggest(name, list(claims) + catalog.topics(claims))
+    return text(lang, "claim_option", name=name, hint=did_you_mean(close, lang))
+
+
 def cmd_show(args) -> int:
     claims = _load_catalog()
-    if args.id not in claims:
-        close = [c for c in claims if args.id in c] or [c for c in claims if c.split(".")[0] == args.id.split(".")[0]][:5]
-        hint = f"; did you mean: {', '.join(close[:5])}" if close else ""
-        raise UsageError(f"unknown claim id {args.id!r}{hint}")
-    c = claims[args.id]
     lang = args.lang
-    zh = lang == "zh"
-    print(f"{c.id}  [{c.verdict}]")
-    print(f"  {'出处' if zh else 'source'}: {c.source_text}")
-    print(f"  {'资料的说法' if zh else 'says'}: {c.text('says', lang)}")
-    print(f"  {'实际情况' if zh else 'truth'}: {c.text('truth', lang)}")
+    if args.id not in claims:
+        raise UsageError(unknown_claim_message(args.id, claims, lang))
+    c = claims[args.id]
+    print(f"{c.id}  [{text(lang, 'verdict')}: {text(lang, c.verdict)}]")
+    for source in c.source:
+        file, _, _ = source.partition(" ")
+        print(f"  {text(lang, 'source')}: {catalog.source_label(source, lang)}  ({file})")
+    print(f"  {text(lang, 'says')}: {c.text('says', lang)}")
+    print(f"  {text(lang, 'truth')}: {c.text('truth', lang)}")
     if c.versions:
-        print(f"  {'资料成立的版本' if zh else 'material holds on torch'}: {c.versions}")
+        print(f"  {text(lang, 'versions')}: {c.versions}")
     for ref in c.refs:
-        print(f"  ref: {ref}")
+        print(f"  {text(lang, 'refs')}: {ref}")
     specs = spec_links().get(c.id, [])
-    print(f"  {'用例' if zh else 'specs'}:" if specs else f"  {'用例' if zh else 'specs'}: none")
+    print(f"  {text(lang, 'specs')}:" if specs else f"  {text(lang, 'specs_none')}")
     for name, as_written in specs:
-        print(f"    {name}{'  (as written: expected to fail)' if as_written else ''}")
+        print(f"    {name}" + (f"  ({text(lang, 'spec_as_written')})" if as_written else ""))
     return 0
+
+
+# ---------------------------------------------------------------- checks the plugin runs before a session
+
+def check_report_path(path: str | None, lang: str = "en") -> str | None:
+    """Why ``--claims-report PATH`` cannot be written (one line), or None when it can.
+
+    Checked before the run starts, so a typo costs a second, not a whole run."""
+    if not path:
+        return None
+    target = pathlib.Path(path)
+    if target.is_dir():
+        return text(lang, "report_is_dir", path=path.rstrip("/") or "/")
+    parent = target.parent
+    if not parent.is_dir():
+        return text(lang, "report_no_dir", path=path, parent=str(parent))
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return text(lang, "report_not_writable", path=path, reason="permission denied")
+    return None
 
 
 # ---------------------------------------------------------------- check
@@ -138,7 +178,7 @@ def cmd_check(args) -> int:
     claims = _load_catalog()
     links = spec_links() if args.static else collected_links()
     problems = link_problems(claims, links)
-    from . import lint  # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
+    # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
     problems += [str(f) for f in lint.all_findings(claims)]
     for p in problems:
         print(p)
@@ -161,8 +201,17 @@ def _delegate(module: str, argv: list[str]) -> int:
     return target.main(argv)
 
 
+def version() -> str:
+    """The installed distribution's version (``make setup`` installs it, editable)."""
+    try:
+        return importlib.metadata.version("torchclaims")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed: run make setup)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m torchclaims", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"torchclaims {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     p = sub.add_parser("claims", help="list the catalog")
     p.add_argument("--topic")
@@ -204,8 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for it, never a traceback
+        print(text("en", "interrupted"), file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (OSError, ValueError) as exc:

@@ -16,24 +16,16 @@ import sys
 import pytest
 
 from . import scoreboard, workbook
+from .strings import table as strings
 from .impl import ENV_VAR
 from .links import claim_marks
 from .state import CATALOG, IMPL
 
-TEXT = {
-    "en": {"lesson": "Lesson", "hint": "hint", "claims": "the claims it teaches", "spec": "failing spec",
-           "of": "{k} of this lesson's {n} specs fail", "write": "write", "progress": "progress",
-           "done": "All {n} lessons pass: the workbook is complete.",
-           "none": "no lesson spec was collected: run pytest specs/ --impl DIR --learn",
-           "stop": "{label} fails: make it pass to unlock the next lesson",
-           "trace": "in your code", "no_trace": "(no frame in your files: the spec's own check failed)"},
-    "zh": {"lesson": "第", "hint": "提示", "claims": "本课讲解的论断", "spec": "未通过的用例",
-           "of": "本课 {n} 个用例中有 {k} 个未通过", "write": "需要编写", "progress": "进度",
-           "done": "全部 {n} 课均已通过：练习册完成。",
-           "none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn",
-           "stop": "{label} 未通过：让它通过才能进入下一课",
-           "trace": "出错位置（你的代码）", "no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败）"},
-}
+def _text(lang: str) -> dict[str, str]:
+    """This module's strings of ``lang`` (torchclaims/strings.py), under their short names."""
+    t = strings(lang)
+    return {key.removeprefix("learn_"): value for key, value in t.items() if key.startswith("learn_")} | {
+        "progress": t["wb_progress"]}
 
 
 def _quick_hypothesis() -> None:
@@ -131,7 +123,7 @@ class LearnPlugin:
         lesson = self.owner.get(item.nodeid)
         if lesson is not None and not self.only and lesson.name in self.failed:
             if nextitem is None or self.owner.get(nextitem.nodeid) is not lesson:
-                item.session.shouldfail = TEXT[self.lang]["stop"].format(label=lesson.label)
+                item.session.shouldfail = _text(self.lang)["stop"].format(label=lesson.label)
         return result
 
     @pytest.hookimpl(wrapper=True)
@@ -148,7 +140,7 @@ class LearnPlugin:
         return report
 
     def _render_failure(self, item, call) -> str:
-        t = TEXT[self.lang]
+        t = _text(self.lang)
         lines = [f"{t['spec']}: {item.nodeid}"]
         root = self.impl.root
         excinfo = call.excinfo
@@ -187,7 +179,7 @@ class LearnPlugin:
         if config.getoption("--collect-only"):
             return
         tr = terminalreporter
-        t = TEXT[self.lang]
+        t = _text(self.lang)
         results = self._results()
         passed = sum(v == "passed" for v in results.values())
         total = len(self.lessons)
@@ -201,10 +193,7 @@ class LearnPlugin:
                 tr.write_sep("=", t["done"].format(n=total), green=True, bold=True)
             tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}")
             return
-        if self.lang == "zh":
-            head = f"第 {first.number:02d}/{total} 课 ({first.name})：{first.title}"
-        else:
-            head = f"Lesson {first.number:02d}/{total} ({first.name}): {first.title}"
+        head = t["head"].format(number=first.number, total=total, name=first.name, title=first.title_in(self.lang))
         tr.write_sep("=", head, red=True, bold=True)
         tr.write_line(f"{t['hint']}: {first.hint_in(self.lang)}")
         tr.write_line(f"{t['write']}: {', '.join(first.functions)}")

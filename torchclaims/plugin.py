@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from . import catalog, learn, mutants, outcomes, scoreboard
+from . import catalog, cli, learn, mutants, outcomes, scoreboard
 from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL, RESULTS
@@ -57,6 +57,8 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     for line in MARKERS:
         config.addinivalue_line("markers", line)
+    if problem := cli.check_report_path(config.getoption("--claims-report"), config.getoption("--lang")):
+        raise pytest.UsageError(problem)  # before the run, not after it
     try:
         config.stash[CATALOG] = catalog.load()
     except catalog.CatalogError as exc:
@@ -101,7 +103,7 @@ def pytest_collection_modifyitems(session, config, items):
     wanted = config.getoption("--claim")
     for name in wanted:
         if name not in claims and name not in catalog.topics(claims):
-            raise pytest.UsageError(f"--claim {name}: no such claim id or topic; see python -m torchclaims claims")
+            raise pytest.UsageError(cli.claim_option_message(name, claims, config.getoption("--lang")))
     unknown = []
     as_written_mode = config.getoption("--as-written")
     run_heavy = config.getoption("--full") or bool(config.option.markexpr)

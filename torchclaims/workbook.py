@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -36,12 +37,14 @@ import tomllib
 from . import catalog
 from .catalog import ROOT
 from .errors import UsageError
+from .strings import text
 
 REFERENCE_DIR = ROOT / "reference_impl"
 LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
 ONLY_ENV = "TORCHCLAIMS_LEARN_ONLY"       # comma-separated lesson names: run just these, all of them
 MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this path at collection
 PROGRESS_FILE = ".torchclaims-progress.json"
+INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C (128 + SIGINT)
 STUB_MARK = 'raise NotImplementedError("Lesson '
 HEAVY = ("slow", "compile", "distributed", "gpu")
 
@@ -64,6 +67,7 @@ class Lesson:
     hint: str
     hint_zh: str
     select: tuple[str, ...] = ()
+    title_zh: str = ""
 
     @property
     def label(self) -> str:
@@ -72,11 +76,17 @@ class Lesson:
     def hint_in(self, lang: str) -> str:
         return self.hint_zh if lang == "zh" else self.hint
 
+    def title_in(self, lang: str) -> str:
+        return (self.title_zh or self.title) if lang == "zh" else self.title
+
     def matches(self, nodeid: str, claim_ids) -> bool:
         """Rule 2: linked to one of the lesson's claims and, with ``select``, named by it."""
         if not set(claim_ids) & set(self.claims):
             return False
         return not self.select or any(fragment in nodeid for fragment in self.select)
+
+
+REQUIRED_KEYS = ("name", "title", "title_zh", "functions", "claims", "hint", "hint_zh")
 
 
 def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathlib.Path = REFERENCE_DIR) -> list[Lesson]:
@@ -91,13 +101,13 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
     lessons, problems, seen_functions = [], [], {}
     for number, entry in enumerate(data.get("lesson", []), start=1):
         where = f"{path.name} lesson {number} ({entry.get('name', '?')})"
-        missing = [k for k in ("name", "title", "functions", "claims", "hint", "hint_zh") if not entry.get(k)]
-        unknown = set(entry) - {"name", "title", "functions", "claims", "hint", "hint_zh", "select"}
+        missing = [k for k in REQUIRED_KEYS if not entry.get(k)]
+        unknown = set(entry) - set(REQUIRED_KEYS) - {"select"}
         if missing or unknown:
             problems.append(f"{where}: missing {missing}" if missing else f"{where}: unknown keys {sorted(unknown)}")
             continue
         lesson = Lesson(number, entry["name"], entry["title"], tuple(entry["functions"]), tuple(entry["claims"]),
-                        entry["hint"], entry["hint_zh"], tuple(entry.get("select", ())))
+                        entry["hint"], entry["hint_zh"], tuple(entry.get("select", ())), entry["title_zh"])
         if any(l.name == lesson.name for l in lessons):
             problems.append(f"{where}: duplicate name")
         for cid in lesson.claims:
@@ -233,16 +243,46 @@ def is_stub(root: pathlib.Path, qualified: str) -> bool:
 
 # ------------------------------------------------------------------ progress
 
-def read_progress(root: pathlib.Path) -> dict:
-    try:
-        return json.loads((root / PROGRESS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+LESSON_STATES = ("passed", "failed", "not run")
+
+
+def read_progress(root: pathlib.Path, lang: str = "en") -> dict:
+    """The saved progress of the workbook at ``root`` ({} when there is none yet).
+
+    A file that cannot be read, is not JSON or has the wrong shape is a UsageError with one
+    line saying so (the learner can delete it: the next run writes a new one)."""
+    path = root / PROGRESS_FILE
+    if not path.exists():
         return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(text(lang, "wb_progress_bad", path=path, why=exc.strerror or type(exc).__name__)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(text(lang, "wb_progress_bad", path=path, why=f"not JSON: {exc}")) from None
+    why = _progress_shape_problem(data)
+    if why:
+        raise UsageError(text(lang, "wb_progress_bad", path=path, why=why))
+    return data
+
+
+def _progress_shape_problem(data) -> str | None:
+    if not isinstance(data, dict):
+        return f"a JSON object was expected, found {type(data).__name__}"
+    lessons = data.get("lessons", {})
+    if not isinstance(lessons, dict):
+        return f"'lessons' must map lesson names to states, found {type(lessons).__name__}"
+    for name, state in lessons.items():
+        if state not in LESSON_STATES:
+            return f"lesson {name!r} has state {state!r}; one of {', '.join(LESSON_STATES)}"
+    if "updated" in data and not isinstance(data["updated"], str):
+        return "'updated' must be a date string"
+    return None
 
 
 def progress_line(passed: int, total: int, lang: str = "en") -> str:
     pct = round(100 * passed / total) if total else 0
-    return f"{passed}/{total} {'课' if lang == 'zh' else 'lessons'}, {pct}%"
+    return f"{passed}/{total} {text(lang, 'lessons')}, {pct}%"
 
 
 # ------------------------------------------------------------------ commands
@@ -252,10 +292,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _workbook_dir(path: str, must_exist: bool = True) -> pathlib.Path:
+def _workbook_dir(path: str, must_exist: bool = True, lang: str = "en") -> pathlib.Path:
     root = pathlib.Path(path).expanduser().resolve()
     if must_exist and not root.is_dir():
-        raise UsageError(f"no workbook at {path}: create one with python -m torchclaims workbook init {path}")
+        raise UsageError(text(lang, "wb_missing", dir=path))
     if root == REFERENCE_DIR.resolve():
         raise UsageError(f"{path} is reference_impl/ itself, not a workbook")
     return root
@@ -275,41 +315,41 @@ def cmd_init(args) -> int:
     lessons = _lessons()
     written, kept = write_workbook(root, lessons)
     n_ex = sum(len(l.functions) for l in lessons)
-    print(f"workbook {root}: {len(lessons)} lessons, {n_ex} functions to write")
+    lang = args.lang
+    print(text(lang, "wb_created", root=root, n=len(lessons), k=n_ex))
     if written:
-        print(f"  wrote {len(written)} files: {', '.join(written)}")
+        print(text(lang, "wb_wrote", n=len(written), files=", ".join(written)))
     if kept:
-        print(f"  kept {len(kept)} existing files untouched (your work): {', '.join(kept)}")
-    print(f"next: .venv/bin/python -m pytest specs/ --impl {args.dir} --learn   "
-          f"(or: python -m torchclaims workbook watch {args.dir})")
+        print(text(lang, "wb_kept", n=len(kept), files=", ".join(kept)))
+    print(text(lang, "wb_next", dir=args.dir))
     return 0
 
 
 def cmd_status(args) -> int:
-    root = _workbook_dir(args.dir)
+    lang = args.lang
+    root = _workbook_dir(args.dir, lang=lang)
     lessons = _lessons()
-    progress = read_progress(root)
+    progress = read_progress(root, lang)
     results = progress.get("lessons", {})
-    zh = args.lang == "zh"
     passed = 0
     for lesson in lessons:
         stubs = [fn for fn in lesson.functions if is_stub(root, fn)]
         state = results.get(lesson.name)
         if state == "passed":
-            mark, text = "✓", "通过" if zh else "passes"
+            mark, what = "✓", text(lang, "wb_done")
             passed += 1
         elif len(stubs) == len(lesson.functions):
-            mark, text = " ", "未开始" if zh else "not started"
+            mark, what = " ", text(lang, "wb_not_started")
         elif state == "failed":
-            mark, text = "✗", "未通过" if zh else "fails"
+            mark, what = "✗", text(lang, "wb_fails")
         else:
-            mark, text = "…", "已编辑，尚未运行" if zh else "edited, not run yet"
+            mark, what = "…", text(lang, "wb_edited")
         if stubs and len(stubs) < len(lesson.functions):
-            text += f" ({'还需' if zh else 'still to write'}: {', '.join(stubs)})"
-        print(f" {mark} {lesson.number:02d} {lesson.name:<28} {text}")
+            what += f" ({text(lang, 'wb_still')}: {', '.join(stubs)})"
+        print(f" {mark} {lesson.number:02d} {lesson.name:<28} {what}")
     when = progress.get("updated")
-    print(("进度" if zh else "progress") + f": {progress_line(passed, len(lessons), args.lang)}"
-          + (f" ({'上次运行' if zh else 'last run'} {when})" if when else ""))
+    print(f"{text(lang, 'wb_progress')}: {progress_line(passed, len(lessons), lang)}"
+          + (f" ({text(lang, 'wb_last_run')} {when})" if when else ""))
     return 0
 
 
@@ -318,8 +358,14 @@ def _pytest_argv(root: pathlib.Path, lang: str) -> list[str]:
 
 
 def cmd_learn(args) -> int:
-    root = _workbook_dir(args.dir)
-    return subprocess.call(_pytest_argv(root, args.lang), cwd=ROOT)
+    root = _workbook_dir(args.dir, lang=args.lang)
+    proc = subprocess.Popen(_pytest_argv(root, args.lang), cwd=ROOT, start_new_session=True)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        _stop(proc)
+        print(text(args.lang, "wb_stopped_run"), file=sys.stderr)
+        return INTERRUPTED
 
 
 def _snapshot(root: pathlib.Path) -> dict[str, float]:
@@ -333,27 +379,39 @@ def _snapshot(root: pathlib.Path) -> dict[str, float]:
 
 
 def cmd_watch(args) -> int:
-    root = _workbook_dir(args.dir)
-    argv = _pytest_argv(root, args.lang)
+    lang = args.lang
+    root = _workbook_dir(args.dir, lang=lang)
+    argv = _pytest_argv(root, lang)
     proc = None
     try:
         while True:
             before = _snapshot(root)
-            proc = subprocess.Popen(argv, cwd=ROOT)
+            # Its own process group: Ctrl-C reaches only this loop, which stops the run quietly
+            # (pytest's own KeyboardInterrupt report is about 90 lines).
+            proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)
             proc.wait()
             proc = None
-            print(f"\n[watching {root} for changes to *.py; Ctrl-C stops]", flush=True)
+            print(f"\n{text(lang, 'wb_watching', root=root)}", flush=True)
             while _snapshot(root) == before:
                 time.sleep(args.interval)
-            print("\n[change seen: rerunning]", flush=True)
+            print(f"\n{text(lang, 'wb_rerun')}", flush=True)
     except KeyboardInterrupt:
         if proc is not None:
-            try:
-                proc.wait(timeout=10)
-            except (subprocess.TimeoutExpired, KeyboardInterrupt):
-                proc.kill()
-        print("\nstopped watching", file=sys.stderr)
-        return 0
+            _stop(proc)
+        print(text(lang, "wb_stopped", root=root), file=sys.stderr)
+        return INTERRUPTED
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """End a lesson run that Ctrl-C interrupted, its output thrown away."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    except (ProcessLookupError, PermissionError):
+        pass
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -368,8 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("dir", metavar="DIR")
-        if name != "init":
-            p.add_argument("--lang", choices=("en", "zh"), default="en")
+        p.add_argument("--lang", choices=("en", "zh"), default="en")
         if name == "watch":
             p.add_argument("--interval", type=float, default=1.0, help="seconds between checks (default 1)")
         p.set_defaults(func=func)
