@@ -118,3 +118,162 @@ def load_state_dict_lenient():
         return original(self, state_dict, strict=False, assign=assign)
 
     nn.Module.load_state_dict = lenient
+
+
+# --- device names ------------------------------------------------------------------------------
+
+
+def _patch_device(rewrite):
+    """Replace the torch.device constructor by one that rewrites its arguments first; the
+    objects made are real torch.device instances, and isinstance(x, torch.device) still works."""
+    real = torch.device
+
+    class _DeviceType(type):
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, real)
+
+        def __subclasscheck__(cls, sub):
+            return issubclass(sub, real)
+
+        def __call__(cls, *args, **kwargs):
+            return real(*rewrite(args), **kwargs)
+
+    class device(metaclass=_DeviceType):
+        pass
+
+    torch.device = device
+
+
+@fault("devices.device-string-idiom")
+def device_accepts_gpu_alias():
+    """torch.device('gpu') is taken as an alias of 'cuda' instead of being refused."""
+    def rewrite(args):
+        if args and isinstance(args[0], str) and args[0].split(":")[0] == "gpu":
+            return ("cuda" + args[0][3:],) + args[1:]
+        return args
+
+    _patch_device(rewrite)
+
+
+@fault("devices.bare-cuda-means-current-device")
+def bare_cuda_is_cuda0():
+    """torch.device('cuda') is resolved to index 0 at construction (the 'cuda means cuda:0' model),
+    instead of carrying no index and meaning the current device."""
+    _patch_device(lambda args: ("cuda", 0) if args == ("cuda",) else args)
+
+
+@fault("devices.first-parameter-device-check", "modules.setattr-registers")
+def parameters_last_registered_first():
+    """Module.parameters()/named_parameters() yield the most recently registered parameter first."""
+    original = nn.Module.named_parameters
+
+    def named_parameters(self, *args, **kwargs):
+        return iter(list(original(self, *args, **kwargs))[::-1])
+
+    nn.Module.named_parameters = named_parameters
+
+
+@fault("devices.numpy-needs-cpu-tensor")
+def numpy_copies_to_cpu():
+    """Tensor.numpy() silently copies a tensor on another device to the CPU first, instead of
+    raising TypeError."""
+    original = torch.Tensor.numpy
+
+    def numpy(self, *, force=False):
+        if self.device.type != "cpu":
+            if self.device.type == "meta":
+                import numpy as np
+                return np.zeros(tuple(self.shape), dtype=torch.empty((), dtype=self.dtype).numpy().dtype)
+            return original(self.cpu(), force=force)
+        return original(self, force=force)
+
+    torch.Tensor.numpy = numpy
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+
+@fault("devices.set-start-method-placement")
+def set_start_method_overrides_silently():
+    """multiprocessing's set_start_method can be called again without force=True: a second call
+    silently replaces the method instead of raising 'context has already been set'."""
+    import multiprocessing.context as mp_context
+
+    import torch.multiprocessing as torch_mp
+    original = mp_context.DefaultContext.set_start_method
+
+    def set_start_method(self, method, force=False):
+        return original(self, method, force=True)
+
+    mp_context.DefaultContext.set_start_method = set_start_method
+    multiprocessing.set_start_method = mp_context._default_context.set_start_method
+    torch_mp.set_start_method = mp_context._default_context.set_start_method
+
+
+# --- CUDA builds and availability ----------------------------------------------------------------
+
+
+@fault("devices.cuda-availability-commands")
+def is_available_means_cuda_build():
+    """torch.cuda.is_available() answers whether torch was built with CUDA, not whether a GPU
+    can be used (device_count() keeps counting the visible GPUs)."""
+    torch.cuda.is_available = lambda: torch.version.cuda is not None
+
+
+@fault("devices.cuda-wheel-version-tag")
+def version_cuda_reports_other_toolkit():
+    """torch.version.cuda names a newer CUDA minor version than the wheel was built for (as the
+    driver's version shown by nvidia-smi would); on a CPU-only build it names one at all."""
+    major, _, minor = (torch.version.cuda or "12.8").partition(".")
+    torch.version.cuda = f"{major}.{int(minor or 0) + 1}"
+
+
+# --- DistributedDataParallel ---------------------------------------------------------------------
+
+
+@fault("devices.ddp-needs-process-group")
+def ddp_old_missing_group_error():
+    """DDP without init_process_group raises RuntimeError 'Default process group is not
+    initialized' (the material's wording) instead of the current ValueError."""
+    original = DistributedDataParallel.__init__
+
+    def init(self, module, *args, **kwargs):
+        if kwargs.get("process_group") is None and not dist.is_initialized():
+            raise RuntimeError("Default process group is not initialized")
+        original(self, module, *args, **kwargs)
+
+    DistributedDataParallel.__init__ = init
+
+
+@fault("devices.ddp-wrap-after-to-device")
+def ddp_ignores_device_ids_for_cpu_module():
+    """DDP drops device_ids/output_device for a module still on the CPU instead of refusing it."""
+    original = DistributedDataParallel.__init__
+
+    def init(self, module, device_ids=None, output_device=None, *args, **kwargs):
+        if all(p.device.type == "cpu" for p in module.parameters()):
+            device_ids = output_device = None
+        original(self, module, device_ids, output_device, *args, **kwargs)
+
+    DistributedDataParallel.__init__ = init
+
+
+@fault("devices.module-state-dict-saving-cause")
+def ddp_inner_module_state_dict_prefixed():
+    """Once wrapped in DDP, the inner module's own state_dict() also carries the 'module.' prefix
+    (the material's account of where the prefix comes from)."""
+    from collections import OrderedDict
+    original = DistributedDataParallel.__init__
+
+    def init(self, module, *args, **kwargs):
+        original(self, module, *args, **kwargs)
+        plain = type(module).state_dict
+
+        def state_dict(*a, **k):
+            if a or k:  # the wrapper's own state_dict recursing into its child
+                return plain(module, *a, **k)
+            return OrderedDict((f"module.{key}", value) for key, value in plain(module).items())
+
+        object.__setattr__(module, "state_dict", state_dict)
+
+    DistributedDataParallel.__init__ = init
