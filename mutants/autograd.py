@@ -163,3 +163,346 @@ def inplace_skips_version_counter():
         original(t.data)
         return t
     torch.relu_ = relu_
+
+
+# --- backward's arguments ---------------------------------------------------------------
+
+
+@fault("autograd.backward-no-grad-fn-error")
+def backward_without_graph_is_noop():
+    """backward() on a tensor with no graph (nothing requires grad) returns silently instead of raising."""
+    original = torch.autograd.backward
+
+    @functools.wraps(original)
+    def backward(tensors, *args, **kwargs):
+        outputs = (tensors,) if isinstance(tensors, torch.Tensor) else tuple(tensors)
+        if outputs and all(isinstance(t, torch.Tensor) and not t.requires_grad for t in outputs):
+            return None
+        return original(tensors, *args, **kwargs)
+
+    torch.autograd.backward = backward
+
+
+@fault("autograd.implicit-grad-scalar-only")
+def implicit_ones_gradient():
+    """backward() without a gradient seeds ones for any output, not only one-element ones."""
+    def implicit(tensors, grad_tensors, retain_graph):
+        if grad_tensors is None and len(tensors) == 1 and tensors[0].numel() > 1:
+            grad_tensors = (torch.ones_like(tensors[0]),)
+        return tensors, grad_tensors, retain_graph
+
+    _wrap_backward(implicit)
+
+
+@fault("autograd.gradient-arg-shape-and-type")
+def backward_broadcasts_gradient():
+    """backward(gradient) broadcasts a gradient of the wrong shape to the output's instead of raising."""
+    def broadcast(tensors, grad_tensors, retain_graph):
+        if isinstance(grad_tensors, torch.Tensor) and len(tensors) == 1 and grad_tensors.shape != tensors[0].shape:
+            try:
+                grad_tensors = grad_tensors.expand_as(tensors[0]).contiguous()
+            except RuntimeError:
+                pass
+        return tensors, grad_tensors, retain_graph
+
+    _wrap_backward(broadcast)
+
+
+@fault("autograd.ones-gradient-equals-sum")
+def vjp_averaged():
+    """backward(v) for a batch-shaped output averages (v / N) as if the loss were a mean, instead of v^T J."""
+    def average(tensors, grad_tensors, retain_graph):
+        if isinstance(grad_tensors, torch.Tensor) and grad_tensors.numel() > 1:
+            grad_tensors = grad_tensors / grad_tensors.numel()
+        return tensors, grad_tensors, retain_graph
+
+    _wrap_backward(average)
+
+
+@fault("autograd.engine-dfs-in-python")
+def python_dfs_engine():
+    """backward() of a scalar walks the graph depth-first in Python, calling a shared node once per path
+    (the material's picture); tensor hooks, which only the C++ engine runs, never fire."""
+    original = torch.autograd.backward
+
+    def walk(node, grads):
+        outs = node(*grads)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for (child, _), grad in zip(node.next_functions, outs):
+            if child is not None and grad is not None:
+                walk(child, (grad,))
+
+    @functools.wraps(original)
+    def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, *args, **kwargs):
+        if (isinstance(tensors, torch.Tensor) and grad_tensors is None and not create_graph and not args
+                and not kwargs.get("inputs") and tensors.grad_fn is not None and tensors.numel() == 1):
+            with torch.no_grad():
+                walk(tensors.grad_fn, (torch.ones_like(tensors),))
+            return None
+        return original(tensors, grad_tensors, retain_graph, create_graph, *args, **kwargs)
+
+    torch.autograd.backward = backward
+
+
+# --- the graph: nodes, leaves, lifetime ---------------------------------------------------
+
+
+@fault("autograd.graph-built-during-forward")
+def grad_fn_reused_per_type():
+    """Tensor.grad_fn returns the first node ever built of its kind (a static graph reused by every forward)."""
+    descriptor = torch._C.TensorBase.__dict__["grad_fn"]
+    first = {}
+
+    def grad_fn(self):
+        node = descriptor.__get__(self)
+        return None if node is None else first.setdefault(type(node).__name__, node)
+
+    torch.Tensor.grad_fn = property(grad_fn)
+
+
+@fault("autograd.grad-fn-is-function-instance")
+def add_records_under_no_grad():
+    """torch.add ignores an enclosing no_grad: it records a graph node whenever an input requires grad."""
+    original = torch.add
+
+    @functools.wraps(original)
+    def add(*args, **kwargs):
+        with torch.enable_grad():
+            return original(*args, **kwargs)
+
+    torch.add = add
+
+
+@fault("autograd.next-functions-accumulate-grad", "autograd.operator-overloading-builds-node")
+def add_via_sub():
+    """a + b is computed as torch.sub(a, -b): right values, but the graph holds SubBackward0 and a NegBackward0."""
+    def add(self, other):
+        return torch.sub(self, -other)
+
+    torch.Tensor.__add__ = add
+    torch.Tensor.__radd__ = add
+
+
+@fault("autograd.node-saves-and-links")
+def mul_swaps_operands():
+    """a * b is recorded as torch.mul(b, a): same product, but the node saves and links the operands swapped."""
+    original = torch.Tensor.__mul__
+
+    def mul(self, other):
+        return torch.mul(other, self) if isinstance(other, torch.Tensor) else original(self, other)
+
+    torch.Tensor.__mul__ = mul
+
+
+@fault("autograd.example-002-forward-value")
+def int_pow_squares():
+    """x ** n for an integer n > 2 takes the square fast path: y ** 3 returns y ** 2."""
+    original = torch.Tensor.__pow__
+
+    def pow_(self, exponent):
+        return original(self, 2 if isinstance(exponent, int) and exponent > 2 else exponent)
+
+    torch.Tensor.__pow__ = pow_
+
+
+@fault("autograd.leaf-definition")
+def retain_grad_noop():
+    """Tensor.retain_grad() does nothing: a non-leaf never keeps its .grad."""
+    torch.Tensor.retain_grad = lambda self: None
+
+
+@fault("autograd.grad-none-diagnosis", "autograd.nonleaf-grad-is-none")
+def nonleaf_results_retain_grad():
+    """Arithmetic operators call retain_grad() on every result that requires grad: non-leaves get a .grad."""
+    for name in ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__pow__"):
+        original = getattr(torch.Tensor, name)
+
+        def op(self, other, _original=original):
+            out = _original(self, other)
+            if isinstance(out, torch.Tensor) and out.requires_grad and out.grad_fn is not None:
+                out.retain_grad()
+            return out
+        setattr(torch.Tensor, name, op)
+
+
+@fault("autograd.requires-grad-propagates")
+def cat_requires_grad_from_first():
+    """torch.cat takes requires_grad from its first tensor only: cat([c, w]) with w requiring grad has no graph."""
+    original = torch.cat
+
+    @functools.wraps(original)
+    def cat(tensors, *args, **kwargs):
+        tensors = list(tensors)
+        if tensors and not tensors[0].requires_grad:
+            tensors = [t.detach() for t in tensors]
+        return original(tensors, *args, **kwargs)
+
+    torch.cat = cat
+
+
+@fault("autograd.graph-lifetime-refcount")
+def unary_results_cached():
+    """Tensor.sin/cos/exp/tanh/sigmoid/log keep every result in a module cache: graphs outlive their outputs."""
+    cache = []
+    for name in ("sin", "cos", "exp", "tanh", "sigmoid", "log"):
+        original = getattr(torch.Tensor, name)
+
+        def op(self, *args, _original=original, **kwargs):
+            out = _original(self, *args, **kwargs)
+            cache.append(out)
+            return out
+        setattr(torch.Tensor, name, op)
+
+
+@fault("autograd.inference-without-no-grad-exponential")
+def module_keeps_outputs():
+    """Every nn.Module call keeps its output (and so its graph) alive, like a feature-map hook that never detaches."""
+    original = torch.nn.Module.__call__
+    kept = []
+
+    def call(self, *args, **kwargs):
+        out = original(self, *args, **kwargs)
+        if isinstance(out, torch.Tensor) and out.requires_grad:
+            kept.append(out)
+        return out
+
+    torch.nn.Module.__call__ = call
+
+
+# --- .grad: allocation and zeroing ---------------------------------------------------------
+
+
+@fault("autograd.grad-allocated-lazily", "autograd.zero-fresh-grad-before-backward")
+def grad_preallocated_zero():
+    """Factories given requires_grad=True allocate a zero .grad up front (the material's picture)."""
+    for name in ("tensor", "ones", "zeros", "randn", "rand", "full", "empty", "arange"):
+        original = getattr(torch, name)
+
+        def make(*args, _original=original, **kwargs):
+            out = _original(*args, **kwargs)
+            if out.requires_grad and out.is_leaf:
+                out.grad = torch.zeros_like(out)
+            return out
+        setattr(torch, name, make)
+
+
+@fault("autograd.zero-grad-order-004")
+def optimizer_zero_grad_keeps_grads():
+    """Optimizer.zero_grad() does nothing: gradients survive it and step() still applies them."""
+    torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None
+
+
+@fault("autograd.zero-grad-sets-none")
+def zero_grad_fills_zeros():
+    """Optimizer.zero_grad() defaults to set_to_none=False (torch 1.x): grads become zero tensors, not None."""
+    original = torch.optim.Optimizer.zero_grad
+    torch.optim.Optimizer.zero_grad = lambda self, set_to_none=False: original(self, set_to_none)
+
+
+# --- in-place ops ---------------------------------------------------------------------------
+
+
+@fault("autograd.inplace-any-requires-grad-raises", "autograd.inplace-backward-guarantee",
+       "autograd.relu-inplace-leaf-error-at-backward", "autograd.relu-inplace-in-models")
+def relu_inplace_bypasses_autograd():
+    """torch.relu_ and Tensor.relu_ write through .data: no leaf check, no ReluBackward0, backward sees identity."""
+    for owner in (torch, torch.Tensor):
+        original = getattr(owner, "relu_")
+
+        def relu_(t, _original=original):
+            _original(t.data)
+            return t
+        setattr(owner, "relu_", relu_)
+
+
+@fault("autograd.relu-inplace-reuses-storage")
+def relu_inplace_flag_ignored():
+    """F.relu ignores inplace=True and always allocates a new output."""
+    import torch.nn.functional as F
+    original = F.relu
+    F.relu = lambda input, inplace=False: original(input, inplace=False)
+
+
+@fault("autograd.inplace-on-nonleaf-blamed-as-leaf")
+def iadd_on_nonleaf_through_data():
+    """y += 1 on a non-leaf writes through .data: the value changes but autograd never records the add."""
+    original = torch.Tensor.__iadd__
+
+    def iadd(self, other):
+        if self.requires_grad and not self.is_leaf:
+            original(self.data, other)
+            return self
+        return original(self, other)
+
+    torch.Tensor.__iadd__ = iadd
+
+
+@fault("autograd.inplace-underscore-enforced")
+def iadd_rebinds():
+    """t += 1 builds a new tensor and rebinds the name (as for Python ints): t's own storage is never written."""
+    torch.Tensor.__iadd__ = lambda self, other: self + other
+
+
+# --- hooks and anomaly mode -----------------------------------------------------------------
+
+
+@fault("autograd.no-grad-silences-hooks")
+def no_grad_skips_module_hooks():
+    """A module called under no_grad runs forward() alone and skips its hooks (the material's belief)."""
+    original = torch.nn.Module.__call__
+
+    def call(self, *args, **kwargs):
+        if not torch.is_grad_enabled():
+            return self.forward(*args, **kwargs)
+        return original(self, *args, **kwargs)
+
+    torch.nn.Module.__call__ = call
+
+
+@fault("autograd.full-backward-hook")
+def full_backward_hook_swapped():
+    """register_full_backward_hook calls the hook with grad_output and grad_input swapped."""
+    original = torch.nn.Module.register_full_backward_hook
+
+    def register(self, hook, prepend=False):
+        return original(self, lambda module, grad_input, grad_output: hook(module, grad_output, grad_input),
+                        prepend=prepend)
+
+    torch.nn.Module.register_full_backward_hook = register
+
+
+@fault("autograd.anomaly-locates-nan")
+def anomaly_mode_never_on():
+    """torch.autograd.set_detect_anomaly / detect_anomaly are context managers that never enable anomaly mode."""
+    class Off:
+        def __init__(self, mode=True, check_nan=True):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    torch.autograd.set_detect_anomaly = Off
+    torch.autograd.detect_anomaly = Off
+
+
+@fault("autograd.custom-activation-needs-function")
+def sigmoid_grad_forgets_one_minus():
+    """torch.sigmoid's backward returns grad * s instead of grad * s * (1 - s)."""
+    original = torch.sigmoid
+
+    class Sigmoid(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            s = original(x)
+            ctx.save_for_backward(s)
+            return s
+
+        @staticmethod
+        def backward(ctx, grad):
+            s, = ctx.saved_tensors
+            return grad * s
+
+    torch.sigmoid = lambda x, *, out=None: Sigmoid.apply(x) if out is None else original(x, out=out)
