@@ -204,6 +204,18 @@ def test_a_not_checkable_truth_must_start_by_saying_why(tmp_path, truth, truth_z
     assert found == ["not-checkable-without-reason"]
 
 
+def test_a_not_checkable_claim_that_a_spec_checks_is_found(tmp_path):
+    spec = '''
+        import pytest
+        @pytest.mark.claim("tensors.x")
+        def test_x():
+            assert 1 + 1 == 2 or True
+    '''
+    found = lint.label_findings({"tensors.x": claim()}, *project(tmp_path, spec))
+    assert [f.kind for f in found] == ["not-checkable-with-spec"]
+    assert "specs/test_x.py::test_x" in found[0].message
+
+
 def test_a_gpu_only_claim_whose_truth_spec_runs_on_cpu_is_found(tmp_path):
     spec = '''
         import pytest, torch
@@ -251,3 +263,21 @@ def test_the_project_itself_is_clean():
     """The real specs, catalog and benchmarks: what `python -m torchclaims check` lints."""
     found = lint.all_findings(catalog.load())
     assert not found, "\n".join(map(str, found))
+
+
+def test_check_prints_a_planted_label_finding_and_fails(tmp_path):
+    """End to end: `python -m torchclaims check --static` over a planted catalog."""
+    import subprocess
+    import sys
+    (tmp_path / "tensors.toml").write_text(
+        '[[claim]]\nid = "tensors.planted"\nsource = "000_9a03721c87560f23.txt §1"\ntopic = "tensors"\n'
+        'says = "s"\nsays_zh = "说"\nverdict = "not-checkable"\ntruth = "The material is wrong."\n'
+        'truth_zh = "资料说错了。"\nmeasure = "bench_tensors.py::test_empty_vs_zeros"\n', encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "torchclaims", "check", "--static"], capture_output=True,
+                            text=True, cwd=catalog.ROOT, timeout=120,
+                            env={**__import__("os").environ, "TORCHCLAIMS_CLAIMS_DIR": str(tmp_path)})
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "claims/tensors.toml:2: measured-not-checkable: tensors.planted is not-checkable but measured by " \
+           "its measure field bench_tensors.py::test_empty_vs_zeros" in lines
+    assert any(line.startswith("claims/tensors.toml:2: not-checkable-without-reason: tensors.planted") for line in lines)

@@ -26,6 +26,8 @@ Label lint (``label_findings``), over the catalog, the spec links and ``benchmar
 - ``not-checkable-without-reason``: the rule for a not-checkable claim's truth is that it starts
   by saying why no check exists: the English truth begins with ``Not checkable`` (then ``:``,
   ``,`` or `` here``) and the Chinese truth with ``无法检验``.
+- ``not-checkable-with-spec``: a not-checkable claim that a spec links to: a spec that checks it
+  makes it checkable, so the verdict follows from what the spec shows.
 - ``gpu-only-runs-on-cpu``: a gpu-only claim with a truth spec that is not marked ``gpu`` (or
   skipped when CUDA is absent): the spec settles it on CPU, so the claim is not gpu-only.
 """
@@ -378,6 +380,8 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     findings = []
     measured = benchmarked_claims(bench_dir)
     guards = gpu_guards(specs_dir)
+    from .links import spec_links
+    linked = spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         if c.verdict == "not-checkable":
@@ -386,6 +390,9 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
             if bench:
                 findings.append(Finding(where, 0, "measured-not-checkable",
                                         f"{c.id} is not-checkable but measured by {bench}"))
+            if c.id in linked:
+                findings.append(Finding(where, 0, "not-checkable-with-spec",
+                                        f"{c.id} is not-checkable but {linked[c.id][0][0]} checks it"))
             if not NOT_CHECKABLE_EN.match(c.truth) or not c.truth_zh.startswith(NOT_CHECKABLE_ZH):
                 findings.append(Finding(where, 0, "not-checkable-without-reason",
                                         f"{c.id}: a not-checkable truth starts 'Not checkable: <why>' "
