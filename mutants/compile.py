@@ -20,7 +20,8 @@ from torchclaims.mutants import fault
        "compile.shape-branch-both-graphs", "compile.aot-is-ahead-of-first-run",
        "compile.not-a-static-graph", "compile.compile-submodule-only",
        "compile.compile-proves-model-clean", "compile.inductor-fuses-elementwise",
-       "compile.bn-eval-inductor-fails", "compile.max-autotune-every-later-call-fast")
+       "compile.bn-eval-inductor-fails", "compile.max-autotune-every-later-call-fast",
+       "compile.eager-python-overhead")
 def compile_identity():
     """torch.compile returns its argument unchanged (nothing is ever captured or compiled)."""
     def identity(model=None, *args, **kwargs):
@@ -128,3 +129,86 @@ def linear_defers_shape_errors():
             return input.new_zeros(*input.shape[:-1], weight.shape[0])
         return original(input, weight, bias)
     F.linear = lenient
+
+
+@fault("compile.eager-error-at-own-line")
+def module_call_reraises_from_wrapper():
+    """nn.Module.__call__ re-raises a RuntimeError of forward as a fresh exception from the
+    wrapper (as a deferred graph executor reports it), so the traceback no longer reaches
+    the forward line that failed."""
+    original = torch.nn.Module._call_impl
+
+    def call(self, *args, **kwargs):
+        try:
+            return original(self, *args, **kwargs)
+        except RuntimeError as exc:
+            raise RuntimeError(str(exc)) from None
+
+    torch.nn.Module.__call__ = call
+
+
+@fault("compile.introduced-in-2-0")
+def torch_compile_missing():
+    """torch.compile is absent from the torch namespace (a build whose Dynamo front end did not load)."""
+    del torch.compile
+
+
+@fault("compile.jit-ir-loses-python-dynamism")
+def jit_script_falls_back_to_python():
+    """torch.jit.script returns the module unchanged when its code cannot be scripted, instead
+    of raising (so TorchScript would seem to keep all of Python)."""
+    script = torch.jit.script
+
+    @functools.wraps(script)
+    def lenient_script(obj, *args, **kwargs):
+        try:
+            return script(obj, *args, **kwargs)
+        except torch.jit.frontend.NotSupportedError:
+            return obj
+    torch.jit.script = lenient_script
+
+
+@fault("compile.jit-trace-save-load")
+def jit_load_resets_buffers():
+    """torch.jit.load restores the parameters but gives every buffer its initial value
+    (running_mean 0, running_var 1, num_batches_tracked 0): state beyond parameters is lost."""
+    load = torch.jit.load
+
+    @functools.wraps(load)
+    def load_without_buffers(*args, **kwargs):
+        module = load(*args, **kwargs)
+        with torch.no_grad():
+            for name, buf in module.named_buffers():
+                buf.fill_(1 if name.endswith("running_var") else 0)
+        return module
+    torch.jit.load = load_without_buffers
+
+
+@fault("compile.mode-names")
+def compile_mode_names_underscored():
+    """Inductor's mode table spells the modes with underscores ('max_autotune'), so
+    mode='max-autotune' is unknown to torch.compile."""
+    import torch._inductor
+    original = torch._inductor.list_mode_options
+
+    def list_mode_options(mode=None, dynamic=None):
+        table = {name.replace("-", "_"): options for name, options in original(None, dynamic).items()}
+        if not mode:
+            return table
+        if mode not in table:
+            raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(table)}")
+        return table[mode]
+    torch._inductor.list_mode_options = list_mode_options
+
+
+@fault("compile.modulelist-loop-not-compilable", "compile.sequential-best-pattern")
+def modulelist_iteration_breaks_graph():
+    """Iterating an nn.ModuleList inside a compiled forward breaks the graph at every layer,
+    as the material expects of a Python loop."""
+    import torch._dynamo
+
+    def iterate(self):
+        for module in self._modules.values():
+            torch._dynamo.graph_break()
+            yield module
+    torch.nn.ModuleList.__iter__ = iterate

@@ -149,6 +149,52 @@ def test_traced_module_saves_and_loads_with_same_outputs(tmp_path):
         torch.testing.assert_close(loaded(x), model(x), msg="torch.jit.load(saved trace) differs from the model")
 
 
+@pytest.mark.claim("compile.jit-trace-save-load")
+def test_saved_trace_keeps_buffers_beyond_the_parameters(tmp_path):
+    """Material: a traced and saved model runs later without the Python code.
+    True: the file holds the state beyond the parameters as well: BatchNorm's trained running
+    statistics and batch counter come back unchanged, so the loaded eval-mode model matches."""
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 2))
+    with torch.no_grad():
+        for _ in range(3):
+            model(torch.randn(8, 3, 8, 8) * 3 + 1)  # train-mode forwards move the running statistics
+    model.eval()
+    traced = _quiet(torch.jit.trace, model, torch.randn(1, 3, 8, 8))
+    path = tmp_path / "traced_bn.pt"
+    traced.save(str(path))
+    loaded = _quiet(torch.jit.load, str(path))
+    saved, restored = model.state_dict(), loaded.state_dict()
+    assert list(restored) == list(saved), f"loaded state_dict keys {list(restored)}, expected {list(saved)}"
+    for key, value in saved.items():
+        torch.testing.assert_close(restored[key], value, rtol=0, atol=0, msg=lambda m, key=key: (
+            f"{key} after torch.jit.save/load differs from the saved model's: {m}"))
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        torch.testing.assert_close(loaded(x), model(x), msg="the loaded trace (eval mode, trained BatchNorm) "
+                                   "differs from the model it was traced from")
+
+
+class _Offset(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.offset = 1
+
+    def forward(self, x):
+        return x + self.offset
+
+
+@pytest.mark.claim("compile.jit-trace-save-load")
+def test_saved_script_keeps_plain_attributes(tmp_path):
+    """A scripted module's plain attribute, changed after construction, survives save and load."""
+    model = _Offset()
+    model.offset = 5
+    path = tmp_path / "scripted.pt"
+    _quiet(torch.jit.script, model).save(str(path))
+    loaded = _quiet(torch.jit.load, str(path))
+    assert loaded.offset == 5, f"loaded.offset = {loaded.offset}, expected the saved 5"
+    torch.testing.assert_close(loaded(torch.zeros(2)), torch.full((2,), 5.0))
+
+
 def _deprecation_warnings(fn, *args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
