@@ -199,3 +199,215 @@ def ref_cross_entropy_counts_targets():
         return total / (target != ignore_index).sum()
 
     stable.cross_entropy = cross_entropy
+
+
+# --- autocast and the torch.cuda.amp entry points ----------------------------------------
+
+@fault("numerics.autocast-chooses-fp16-or-fp32", "numerics.autocast-loss-inside-block")
+def autocast_losses_in_low_precision():
+    """Under CPU autocast, F.cross_entropy and F.nll_loss run in the low dtype instead of float32."""
+    for name in ("cross_entropy", "nll_loss"):
+        original = getattr(F, name)
+
+        @functools.wraps(original)
+        def loss(input, target, *args, _original=original, **kwargs):
+            if torch.is_autocast_enabled("cpu") and input.is_floating_point():
+                low = torch.get_autocast_dtype("cpu")
+                with torch.autocast("cpu", enabled=False):
+                    return _original(input.to(low), target, *args, **kwargs)
+            return _original(input, target, *args, **kwargs)
+        setattr(F, name, loss)
+
+
+@fault("numerics.cuda-amp-entry-points")
+def cuda_amp_deprecation_dropped():
+    """torch.cuda.amp.autocast and torch.cuda.amp.GradScaler no longer emit their FutureWarning."""
+    import warnings
+
+    def quiet(cls):
+        def make(*args, **kwargs):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                return cls(*args, **kwargs)
+        return make
+
+    torch.cuda.amp.autocast = quiet(torch.cuda.amp.autocast)
+    torch.cuda.amp.GradScaler = quiet(torch.cuda.amp.GradScaler)
+
+
+@fault("numerics.cuda-amp-on-cpu-fallback")
+def cuda_autocast_casts_cpu_ops():
+    """torch.cuda.amp.autocast() also casts CPU ops, to bfloat16 (the material's cpu fallback with mixed precision)."""
+    import warnings
+    original = torch.cuda.amp.autocast
+
+    def autocast(enabled=True, dtype=torch.float16, cache_enabled=True):
+        if torch.cuda.is_available():
+            return original(enabled, dtype, cache_enabled)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.autocast("cpu", dtype=torch.bfloat16, enabled=enabled)
+
+    torch.cuda.amp.autocast = autocast
+
+
+# --- precision ------------------------------------------------------------------------------
+
+@fault("numerics.eps-1e-8-fixes-log-softmax")
+def half_plus_scalar_promotes():
+    """float16 tensor + Python float computes and returns float32 (NumPy-style promotion): 1e-8 no longer rounds away."""
+    original = torch.Tensor.__add__
+
+    def add(self, other):
+        if self.dtype == torch.float16 and isinstance(other, float):
+            return original(self.float(), other)
+        return original(self, other)
+
+    torch.Tensor.__add__ = add
+
+
+@fault("numerics.fp16-gradient-underflow")
+def bfloat16_math_in_float16():
+    """bfloat16 products are computed in float16 (as if bfloat16 had float16's range): a 1e-8 gradient flushes to 0."""
+    original = torch.Tensor.__mul__
+
+    def mul(self, other):
+        if self.dtype == torch.bfloat16:
+            other = other.half() if isinstance(other, torch.Tensor) else other
+            return original(self.half(), other).bfloat16()
+        return original(self, other)
+
+    torch.Tensor.__mul__ = mul
+
+
+@fault("numerics.isnan-loss-item-true")
+def isnan_is_not_finite():
+    """torch.isnan is true for inf as well (isnan = ~isfinite)."""
+    torch.isnan = lambda input: ~torch.isfinite(input)
+
+
+# --- losses ---------------------------------------------------------------------------------
+
+@fault("numerics.log-zero-times-label-nan")
+def nll_loss_as_one_hot_product():
+    """F.nll_loss computes -(one_hot(target) * input).sum(1).mean() (the material's picture): 0 * -inf makes it nan."""
+    def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        picked = -(F.one_hot(target, input.shape[1]).to(input.dtype) * input).sum(1)
+        return {"mean": picked.mean, "sum": picked.sum}.get(reduction, lambda: picked)()
+
+    F.nll_loss = nll_loss
+
+
+@fault("numerics.clamp-log-softmax-min-eps")
+def clamp_straight_through_grad():
+    """Tensor.clamp passes the gradient straight through clamped elements instead of zeroing it."""
+    original = torch.Tensor.clamp
+
+    class StraightThrough(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, min, max):
+            return original(x, min, max)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None, None
+
+    def clamp(self, min=None, max=None):
+        if self.requires_grad and torch.is_grad_enabled():
+            return StraightThrough.apply(self, min, max)
+        return original(self, min, max)
+
+    torch.Tensor.clamp = clamp
+
+
+@fault("numerics.nan-loss-mostly-log-softmax")
+def cross_entropy_sanitizes_logits():
+    """F.cross_entropy replaces nan and inf logits by 0 first, so a nan or overflowing model yields a finite loss."""
+    original = F.cross_entropy
+
+    @functools.wraps(original)
+    def cross_entropy(input, *args, **kwargs):
+        return original(torch.nan_to_num(input, nan=0.0, posinf=0.0, neginf=0.0), *args, **kwargs)
+
+    F.cross_entropy = cross_entropy
+
+
+@fault("numerics.target-int-cast-for-cross-entropy")
+def cross_entropy_casts_float_indices():
+    """F.cross_entropy accepts a floating (N,) target as class indices (casts it to int64) instead of raising."""
+    original = F.cross_entropy
+
+    @functools.wraps(original)
+    def cross_entropy(input, target, *args, **kwargs):
+        if target.is_floating_point() and target.dim() == input.dim() - 1:
+            target = target.long()
+        return original(input, target, *args, **kwargs)
+
+    F.cross_entropy = cross_entropy
+
+
+@fault("numerics.loss-inf-from-bad-init")
+def kaiming_without_relu_gain():
+    """nn.init.kaiming_normal_ forgets the ReLU gain sqrt(2): the signal halves in power at every ReLU layer."""
+    original = torch.nn.init.kaiming_normal_
+
+    @functools.wraps(original)
+    def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+        return original(tensor, a, mode, "linear", generator=generator)
+
+    torch.nn.init.kaiming_normal_ = kaiming_normal_
+
+
+# --- the double softmax ---------------------------------------------------------------------
+
+@fault("numerics.double-softmax-near-uniform", "numerics.double-softmax-loss-falls-accuracy-flat")
+def cross_entropy_detects_probabilities():
+    """F.cross_entropy takes rows that already are probabilities (in [0, 1], summing to 1) as such: log, no softmax."""
+    original = F.cross_entropy
+
+    @functools.wraps(original)
+    def cross_entropy(input, target, *args, **kwargs):
+        if (input.dim() == 2 and not target.is_floating_point() and bool((input >= 0).all())
+                and torch.allclose(input.detach().sum(1), torch.ones(len(input), dtype=input.dtype))):
+            return F.nll_loss(input.log(), target)
+        return original(input, target, *args, **kwargs)
+
+    F.cross_entropy = cross_entropy
+
+
+@fault("numerics.double-softmax-max-min-diagnostic")
+def softmax_over_dim_zero():
+    """F.softmax and torch.softmax normalise over dim 0 (the legacy implicit dim) whatever dim they are given."""
+    original = F.softmax
+
+    def softmax(input, dim=None, _stacklevel=3, dtype=None):
+        return original(input, 0, dtype=dtype)
+
+    F.softmax = softmax
+    torch.softmax = lambda input, dim=None, dtype=None: softmax(input, dim, dtype=dtype)
+
+
+@fault("numerics.double-softmax-stuck-at-chance")
+def softmax_backward_sign_flipped():
+    """F.softmax's backward returns the negated vector-Jacobian product: training through it climbs the loss."""
+    original = F.softmax
+
+    class Softmax(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, dim):
+            s = original(x, dim)
+            ctx.save_for_backward(s)
+            ctx.dim = dim
+            return s
+
+        @staticmethod
+        def backward(ctx, grad):
+            s, = ctx.saved_tensors
+            return -(s * (grad - (grad * s).sum(ctx.dim, keepdim=True))), None
+
+    def softmax(input, dim=None, _stacklevel=3, dtype=None):
+        if dtype is not None:
+            input = input.to(dtype)
+        return Softmax.apply(input, dim)
+
+    F.softmax = softmax

@@ -283,6 +283,10 @@ def test_log_zero_times_one_hot_is_nan_but_nll_loss_gives_inf():
     assert torch.isnan(-(one_hot * logp).sum()), "0 * -inf should be nan in the one-hot product"
     loss = F.nll_loss(logp, torch.tensor([0]))
     assert loss.item() == math.inf, f"nll_loss with underflowed target is {loss}; expected +inf, not nan"
+    other_underflowed = F.nll_loss(logp, torch.tensor([1]))
+    assert other_underflowed.item() == 0.0, (
+        f"nll_loss picking the target whose log-prob is 0 (only class 0 underflowed) is {other_underflowed}; "
+        "expected 0.0: it picks the target, it does not multiply 0 * -inf")
     loss.backward()
     assert torch.isnan(logits.grad).all(), f"gradient {logits.grad}; expected nan (0/0 in LogBackward)"
 
