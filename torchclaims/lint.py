@@ -38,7 +38,7 @@ import dataclasses
 import pathlib
 import re
 
-from . import catalog
+from . import catalog, links
 
 SPECS_DIR = catalog.ROOT / "specs"
 BENCH_DIR = catalog.ROOT / "benchmarks"
@@ -361,7 +361,6 @@ def _gpu_guarded(func: ast.FunctionDef, module: ast.Module) -> bool:
 
 def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]]:
     """Claim id -> {spec name: gpu-guarded} for the truth specs of specs_dir."""
-    from .links import _claim_calls
     out: dict[str, dict[str, bool]] = {}
     for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -369,7 +368,7 @@ def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]
                  and n.name.startswith("test")]
         for func in funcs:
             for deco in func.decorator_list:
-                for cid, as_written in _claim_calls(deco):
+                for cid, as_written in links._claim_calls(deco):
                     if not as_written:
                         out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _gpu_guarded(func, tree)
     return out
@@ -380,8 +379,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     findings = []
     measured = benchmarked_claims(bench_dir)
     guards = gpu_guards(specs_dir)
-    from .links import spec_links
-    linked = spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
+    linked = links.spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         if c.verdict == "not-checkable":
