@@ -277,3 +277,20 @@ def ddp_inner_module_state_dict_prefixed():
         object.__setattr__(module, "state_dict", state_dict)
 
     DistributedDataParallel.__init__ = init
+
+
+@fault("devices.pin-memory-page-locked")
+def pin_memory_fallback_unwarned():
+    """DataLoader(pin_memory=True) on a machine without an accelerator silently loads unpinned
+    batches: the warning that nothing is pinned is gone."""
+    import warnings
+
+    base = torch.utils.data.dataloader._BaseDataLoaderIter
+    original = base.__init__
+
+    def init(self, loader):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*pin_memory.*")
+            original(self, loader)
+
+    base.__init__ = init
