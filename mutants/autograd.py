@@ -506,3 +506,32 @@ def sigmoid_grad_forgets_one_minus():
             return grad * s
 
     torch.sigmoid = lambda x, *, out=None: Sigmoid.apply(x) if out is None else original(x, out=out)
+
+
+# --- the material's figures: no_grad and checkpointing --------------------------------------
+
+
+@fault("autograd.no-grad-inference-faster", "autograd.no-grad-memory-figure")
+def module_forward_enables_grad():
+    """Every nn.Module call runs under enable_grad (like a forward decorated @torch.enable_grad): an enclosing
+    no_grad or set_grad_enabled(False) no longer stops it recording a graph and saving activations."""
+    original = torch.nn.Module.__call__
+
+    def call(self, *args, **kwargs):
+        with torch.enable_grad():
+            return original(self, *args, **kwargs)
+
+    torch.nn.Module.__call__ = call
+
+
+@fault("autograd.checkpoint-figures")
+def checkpoint_saves_everything():
+    """torch.utils.checkpoint.checkpoint runs the function plainly: its activations are saved, nothing is recomputed."""
+    import torch.utils.checkpoint as ckpt
+
+    def checkpoint(function, *args, use_reentrant=None, **kwargs):
+        for key in ("context_fn", "determinism_check", "debug", "preserve_rng_state"):
+            kwargs.pop(key, None)
+        return function(*args, **kwargs)
+
+    ckpt.checkpoint = checkpoint

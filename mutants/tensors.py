@@ -205,7 +205,7 @@ def as_tensor_always_copies():
     torch.as_tensor = as_tensor
 
 
-@fault("tensors.empty-uninitialized")
+@fault("tensors.empty-uninitialized", "tensors.empty-faster-than-zeros")
 def empty_zero_fills():
     """torch.empty zero-fills like torch.zeros: memory that is never uninitialized, even in deterministic mode."""
     torch.empty = torch.zeros
