@@ -23,8 +23,9 @@ def _as_shape(shape: int | Sequence[int]) -> tuple[int, ...]:
 def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to, like ``torch.broadcast_shapes``.
 
-    Raises ValueError naming the two clashing sizes and the dimension (counted from the
-    right and from the left of the result) when the shapes do not broadcast.
+    When the shapes do not broadcast, raises ValueError whose message contains the word
+    "broadcast" and names the two clashing sizes and the dimension (counted from the right
+    and from the left of the result).
     """
     shapes = [_as_shape(s) for s in shapes]
     ndim = max((len(s) for s in shapes), default=0)

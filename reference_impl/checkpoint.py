@@ -119,8 +119,9 @@ def strip_module_prefix(state_dict: dict, prefix: str = "module.") -> collection
 def load_state_dict_stripping_prefix(model: nn.Module, state_dict: dict, strict: bool = True):
     """``model.load_state_dict(strip_module_prefix(state_dict), strict=strict)``.
 
-    Strict by default: keys that still do not match after stripping raise RuntimeError
-    (missing / unexpected keys), exactly as ``load_state_dict`` does.  Returns the
+    Strict by default: keys that still do not match after stripping raise RuntimeError,
+    exactly as ``load_state_dict`` does (its message lists them: ``Missing key(s) in
+    state_dict: ...`` / ``Unexpected key(s) in state_dict: "fc.weight", ...``).  Returns the
     ``_IncompatibleKeys(missing_keys, unexpected_keys)`` named tuple.
     """
     return model.load_state_dict(strip_module_prefix(state_dict), strict=strict)

@@ -62,11 +62,12 @@ def view_strides(shape: Sequence[int], strides: Sequence[int],
     """The strides ``Tensor.view(new_shape)`` gives, or None when only a copy can reshape.
 
     ``new_shape`` is fully specified (no -1) and must hold as many elements as ``shape``
-    (ValueError otherwise).  The old dimensions are split into chunks that are contiguous
-    among themselves (``stride[d-1] == stride[d] * size[d]``, size-1 dimensions never break
-    a chunk); a view exists when the new dimensions can be grouped, from the right, into
-    runs whose element counts match those chunks one by one.  Zero-size tensors always
-    have a view: the same strides if the shape is unchanged, else contiguous-like strides
+    (otherwise ValueError, its message containing the word "elements").  The old
+    dimensions are split into chunks that are contiguous among themselves
+    (``stride[d-1] == stride[d] * size[d]``, size-1 dimensions never break a chunk); a
+    view exists when the new dimensions can be grouped, from the right, into runs whose
+    element counts match those chunks one by one.  Zero-size tensors always have a view:
+    the same strides if the shape is unchanged, else contiguous-like strides
     (NumPy's convention, which torch follows).
     """
     shape = _check_shape(shape)

@@ -18,7 +18,8 @@ import pytest
 from . import scoreboard, workbook
 from .strings import table as strings
 from .impl import ENV_VAR
-from .links import claim_marks
+from .errors import UsageError
+from .links import claim_marks, file_links
 from .state import CATALOG, IMPL
 
 def _text(lang: str) -> dict[str, str]:
@@ -65,6 +66,7 @@ class LearnPlugin:
         if unknown:
             raise pytest.UsageError(f"{workbook.ONLY_ENV}: unknown lessons {unknown}")
         self.only = set(only)
+        self.window = self._window()
         self.lang = config.getoption("--lang")
         self.owner: dict[str, workbook.Lesson] = {}       # nodeid -> lesson
         self.counts: dict[str, int] = {}                   # lesson name -> number of specs
@@ -78,6 +80,43 @@ class LearnPlugin:
         config.option.verbose = min(config.option.verbose, -1)
 
     # -------------------------------------------------------------- selection and order
+    def _window(self) -> list[workbook.Lesson] | None:
+        """The lessons this run collects: the lessons up to the first one the saved progress
+        does not record as passed, and the one after it (so a fix shows the next lesson at
+        once); None collects every spec file (the lesson map of the tooling tests).
+
+        Earlier lessons are always rerun, so an edit that breaks one is caught."""
+        if os.environ.get(workbook.MAP_ENV):
+            return None
+        if self.only:
+            return [l for l in self.lessons if l.name in self.only]
+        try:
+            states = workbook.read_progress(self.impl.root).get("lessons", {})
+        except UsageError:
+            states = {}  # a broken progress file: this run writes a new one
+        frontier = next((i for i, l in enumerate(self.lessons) if states.get(l.name) != "passed"), len(self.lessons))
+        return self.lessons[:frontier + 2]
+
+    def pytest_ignore_collect(self, collection_path, config):
+        """Skip spec files that link none of the window's claims, without importing them:
+        importing every spec module costs more than the lessons themselves."""
+        if self.window is None or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+            return None
+        if collection_path in self._explicit(config):
+            return None
+        wanted = {cid for lesson in self.window for cid in lesson.claims}
+        try:
+            linked = file_links(collection_path, collection_path.name)
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            return None  # let pytest report it
+        return None if wanted & set(linked) else True
+
+    def _explicit(self, config) -> set[pathlib.Path]:
+        if not hasattr(self, "_explicit_paths"):
+            base = config.invocation_params.dir
+            self._explicit_paths = {(base / arg.split("::")[0]).resolve() for arg in config.args}
+        return self._explicit_paths
+
     def lesson_of(self, item):
         if "ref" not in getattr(item, "fixturenames", ()):
             return None
@@ -105,7 +144,7 @@ class LearnPlugin:
         kept, dropped = [], []
         for item in items:
             lesson = owners.get(item.nodeid)
-            if lesson is None or (self.only and lesson.name not in self.only):
+            if lesson is None or (self.window is not None and lesson not in self.window):
                 dropped.append(item)
                 continue
             self.owner[item.nodeid] = lesson
@@ -191,6 +230,8 @@ class LearnPlugin:
         if first is None:
             if passed == total:
                 tr.write_sep("=", t["done"].format(n=total), green=True, bold=True)
+            elif (upcoming := self._upcoming(results)) is not None:
+                tr.write_line(t["more"].format(n=passed, label=upcoming.label), green=True, bold=True)
             tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}")
             return
         head = t["head"].format(number=first.number, total=total, name=first.name, title=first.title_in(self.lang))
@@ -210,6 +251,12 @@ class LearnPlugin:
         tr.write_line("")
         tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}", bold=True)
 
+    def _upcoming(self, results) -> workbook.Lesson | None:
+        """The lesson after the window when every lesson run passed (None: nothing follows)."""
+        if self.only or any(v == "failed" for v in results.values()):
+            return None
+        return next((l for l in self.lessons if results[l.name] == "not run"), None)
+
     def pytest_sessionfinish(self, session, exitstatus):
         if self.config.getoption("--collect-only"):
             return
@@ -222,6 +269,8 @@ class LearnPlugin:
             "lessons": results,
             "specs": {name: self.counts.get(name, 0) for name in results},
             "only": sorted(self.only),
+            # every lesson of this run passed and more follow: `workbook watch` reruns at once
+            "more": self._upcoming(results) is not None,
             # a --impl run must never load the reference package: the meta check reads this
             "reference_impl_loaded": sorted(m for m in sys.modules
                                             if m == "reference_impl" or m.startswith("reference_impl.")),

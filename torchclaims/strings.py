@@ -56,8 +56,8 @@ STRINGS: dict[str, dict[str, str]] = {
         # ------------------------------------------------ command line
         "claims_count": "{n} claims",
         "unknown_claim": "unknown claim id {name!r}{hint}",
-        "unknown_topic": "unknown topic {name!r}{hint}; topics: {topics}",
-        "did_you_mean": "; did you mean {names}?",
+        "unknown_topic": "unknown topic {name!r}{hint}; the topics: {topics}",
+        "did_you_mean": " (did you mean {best}?{more})", "also_close": " also close: {names}",
         "claim_option": "--claim {name}: no such claim id or topic{hint}; see python -m torchclaims claims",
         "report_is_dir": "--claims-report {path}: is a folder; give a file name, e.g. {path}/claims.json",
         "report_no_dir": "--claims-report {path}: the folder {parent} does not exist",
@@ -76,6 +76,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_watching": "[watching {root} for changes to *.py; Ctrl-C stops]",
         "wb_rerun": "[change seen: rerunning]",
         "wb_stopped": "stopped watching {root} (Ctrl-C)",
+        "wb_stopped_run": "stopped the lesson run (Ctrl-C)",
+        "interrupted": "interrupted (Ctrl-C)",
         # ------------------------------------------------ --learn
         "learn_hint": "hint", "learn_claims": "the claims it teaches", "learn_spec": "failing spec",
         "learn_of": "{k} of this lesson's {n} specs fail", "learn_write": "write",
@@ -85,6 +87,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "learn_trace": "in your code",
         "learn_no_trace": "(no frame in your files: the spec's own check failed)",
         "learn_head": "Lesson {number:02d}/{total} ({name}): {title}",
+        "learn_more": "{n} lessons pass: run again for {label} (workbook watch does it by itself)",
     },
     "zh": {
         "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
@@ -126,7 +129,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "claims_count": "共 {n} 条论断",
         "unknown_claim": "没有这条论断 {name!r}{hint}",
         "unknown_topic": "没有这个主题 {name!r}{hint}；可用的主题：{topics}",
-        "did_you_mean": "；你是不是要找 {names}？",
+        "did_you_mean": "（你是不是要找 {best}？{more}）", "also_close": "相近的还有：{names}",
         "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims",
         "report_is_dir": "--claims-report {path}：这是一个文件夹；请给出文件名，例如 {path}/claims.json",
         "report_no_dir": "--claims-report {path}：文件夹 {parent} 不存在",
@@ -144,6 +147,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_watching": "[正在监视 {root} 中 *.py 的改动；按 Ctrl-C 停止]",
         "wb_rerun": "[发现改动：重新运行]",
         "wb_stopped": "已停止监视 {root}（Ctrl-C）",
+        "wb_stopped_run": "已停止本次课程运行（Ctrl-C）",
+        "interrupted": "已中断（Ctrl-C）",
         "learn_hint": "提示", "learn_claims": "本课讲解的论断", "learn_spec": "未通过的用例",
         "learn_of": "本课 {n} 个用例中有 {k} 个未通过", "learn_write": "需要编写",
         "learn_done": "全部 {n} 课均已通过：练习册完成。",
@@ -152,6 +157,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "learn_trace": "出错位置（你的代码）",
         "learn_no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败）",
         "learn_head": "第 {number:02d}/{total} 课（{name}）：{title}",
+        "learn_more": "已通过 {n} 课：再运行一次即可进入 {label}（workbook watch 会自动重跑）",
     },
 }
 

@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -37,6 +38,7 @@ import tomllib
 from . import catalog
 from .catalog import ROOT
 from .errors import UsageError
+from .links import file_links
 from .strings import text
 
 REFERENCE_DIR = ROOT / "reference_impl"
@@ -391,6 +393,8 @@ def cmd_watch(args) -> int:
             proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)
             proc.wait()
             proc = None
+            if _more_to_run(root):
+                continue  # every lesson of that run passed: show the next one without waiting
             print(f"\n{text(lang, 'wb_watching', root=root)}", flush=True)
             while _snapshot(root) == before:
                 time.sleep(args.interval)
@@ -400,6 +404,13 @@ def cmd_watch(args) -> int:
             _stop(proc)
         print(text(lang, "wb_stopped", root=root), file=sys.stderr)
         return INTERRUPTED
+
+
+def _more_to_run(root: pathlib.Path) -> bool:
+    try:
+        return bool(read_progress(root).get("more"))
+    except UsageError:
+        return False
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -439,3 +450,114 @@ def main(argv: list[str]) -> int:
     if not getattr(args, "func", None):
         raise UsageError("workbook: give a command: init DIR, status DIR, learn DIR or watch DIR")
     return args.func(args)
+
+
+# ------------------------------------------------------------------ no hidden rules
+
+def _docstrings(reference: pathlib.Path, qualified: str) -> str:
+    """The docstrings a learner reads for ``module.name`` (a function, or a class and its methods)."""
+    module, parts = _split(qualified)
+    path = reference / f"{module}.py"
+    if not path.is_file():
+        return ""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    scope, node = tree.body, None
+    for part in parts:
+        node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == part), None)
+        if node is None:
+            return ""
+        scope = node.body
+    texts = [ast.get_docstring(node) or ""]
+    if isinstance(node, ast.ClassDef):
+        texts += [ast.get_docstring(n) or "" for n in node.body if isinstance(n, ast.FunctionDef)]
+    return "\n".join(texts)
+
+
+def _ref_calls(node) -> list[str]:
+    """``module.name`` for each ``ref.module.name`` reached inside ``node``."""
+    found = []
+    for sub in ast.walk(node):
+        if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Attribute)
+                and isinstance(sub.value.value, ast.Name) and sub.value.value.id == "ref"):
+            found.append(f"{sub.value.attr}.{sub.attr}")
+    return found
+
+
+def _raises_checks(tree: ast.Module):
+    """(test function, exception name, match pattern or None, [ref calls in the block]) for each
+    ``with pytest.raises(...)`` block of a test function that calls the reference code."""
+    for fn in ast.walk(tree):
+        if not (isinstance(fn, ast.FunctionDef) and fn.name.startswith("test")):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.With):
+                continue
+            for item in node.items:
+                call = item.context_expr
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr == "raises" and call.args):
+                    continue
+                calls = _ref_calls(ast.Module(body=node.body, type_ignores=[]))
+                if not calls:
+                    continue
+                exc = ast.unparse(call.args[0])
+                match = next((k.value.value for k in call.keywords if k.arg == "match"
+                              and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
+                yield fn, exc, match, calls
+
+
+_REGEX_SYNTAX = re.compile(r"(?:\\.|[.*+?()\[\]{}|^$])+")
+
+
+_QUOTED = re.compile(r'``([\s\S]+?)``|"([^"]+)"|“([^”]+)”|\'([^\']+)\'')
+
+
+def _quoted(text: str) -> list[str]:
+    """The quoted spans of ``text``: a message's words count as stated only when quoted
+    (the word "elements" in a sentence about element counts tells nobody what to write)."""
+    return ["".join(groups) for groups in _QUOTED.findall(text)]
+
+
+def literal_fragment(pattern: str) -> str:
+    """The longest literal run of a ``match=`` pattern: the words a message must contain."""
+    return max((piece.strip() for piece in _REGEX_SYNTAX.split(pattern)), key=len, default="")
+
+
+def hidden_rules(lessons: list[Lesson], specs_dir: pathlib.Path, reference: pathlib.Path = REFERENCE_DIR) -> list[str]:
+    """What a lesson's specs demand of an exception that neither the lesson's hint nor the
+    docstring of the function says: its type, and the longest literal run of ``match=``.
+
+    A spec belongs to the first lesson linked to one of its claims (rule 3 above); the
+    docstring searched is the one of the reference function the ``pytest.raises`` block calls
+    (the workbook keeps every docstring), together with every hint of that lesson."""
+    owner_of_claim: dict[str, Lesson] = {}
+    for lesson in lessons:
+        for cid in lesson.claims:
+            owner_of_claim.setdefault(cid, lesson)
+    exercise_of = {fn: lesson for lesson in lessons for fn in lesson.functions}
+    problems = []
+    for path in sorted(specs_dir.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        links = file_links(path, path.name)
+        claims_of: dict[str, list[str]] = {}
+        for cid, found in links.items():
+            for name, as_written in found:
+                if not as_written:
+                    claims_of.setdefault(name.split("::")[1], []).append(cid)
+        for fn, exc, match, calls in _raises_checks(tree):
+            lessons_here = [owner_of_claim[c] for c in claims_of.get(fn.name, []) if c in owner_of_claim]
+            targets = [(q, exercise_of[e]) for q in calls for e in exercise_of if e == q or e.startswith(q + ".")]
+            if not lessons_here or not targets:
+                continue  # not a lesson spec, or the block calls no exercise
+            qualified, lesson = targets[0]
+            said = (_docstrings(reference, qualified) + "\n" + lesson.hint + "\n" + lesson.hint_zh).lower()
+            where = f"{path.name}::{fn.name} (lesson {lesson.number:02d} {lesson.name}, {qualified})"
+            name = exc.rsplit(".", 1)[-1]
+            if name.isidentifier() and name.lower() not in said:
+                problems.append(f"{where}: expects {name}, which neither the docstring nor the hint names")
+            fragment = literal_fragment(match) if match else ""
+            word = re.compile(r"(?<!\w)" + re.escape(fragment.lower()) + r"(?!\w)")
+            if fragment and not any(word.search(quoted) for quoted in _quoted(said)):
+                problems.append(f"{where}: expects a message matching {match!r}; neither the docstring nor "
+                                f"the hint quotes {fragment!r} as what the message must contain")
+    return problems

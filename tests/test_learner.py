@@ -1,0 +1,268 @@
+"""The learner's first ten minutes: a short scoreboard that fits the terminal, named sources,
+one clear line for each mistake a learner makes, and lessons without hidden rules."""
+from __future__ import annotations
+
+import os
+import string
+import subprocess
+import sys
+import types
+
+import pytest
+from rich.cells import cell_len
+
+from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
+from torchclaims.outcomes import TestResult
+
+from .test_plugin import CATALOG, SPECS, run
+
+ROOT = catalog.ROOT
+
+
+def cli_run(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, "-m", "torchclaims", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=120, env=env)
+
+
+def one_line(stderr: str) -> str:
+    __tracebackhide__ = True
+    lines = stderr.strip().splitlines()
+    assert "Traceback" not in stderr and len(lines) == 1, f"expected one line on stderr, got:\n{stderr}"
+    return lines[0]
+
+
+# ---------------------------------------------------------------- one string table
+
+def test_both_languages_have_the_same_strings_with_the_same_fields():
+    en, zh = strings.table("en"), strings.table("zh")
+    assert set(en) == set(zh), f"only in English: {set(en) - set(zh)}; only in Chinese: {set(zh) - set(en)}"
+    fields = lambda s: sorted(f for _, f, _, _ in string.Formatter().parse(s) if f)  # noqa: E731
+    differ = {k: (fields(en[k]), fields(zh[k])) for k in en if fields(en[k]) != fields(zh[k])}
+    assert not differ, f"the two languages fill different fields: {differ}"
+
+
+# ---------------------------------------------------------------- named sources
+
+def test_every_source_document_has_a_number_kind_and_title_in_both_languages():
+    assert set(catalog.DOCUMENTS) == set(catalog.SEED_FILES)
+    for doc in catalog.DOCUMENTS.values():
+        assert doc.number == doc.file[:3]
+        assert doc.kind and doc.kind_zh and doc.kind != doc.kind_zh, doc
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in doc.kind_zh), f"{doc.file}: no Chinese name"
+
+
+def test_a_source_label_names_the_document_and_keeps_the_file_for_reference():
+    source = "003_cc3cb04f54b5f923.txt §3.1"
+    label = catalog.source_label(source)
+    assert label.startswith("003, a digest of chapter 6") and label.endswith(", §3.1"), label
+    assert catalog.source_label(source, "zh", with_file=True).endswith("§3.1 [003_cc3cb04f54b5f923.txt]")
+    assert catalog.source_label("elsewhere.txt §1") == "elsewhere.txt §1", "an unknown file is left as it is"
+    claim = catalog.Claim("t.x", ("004_9d58428a819b84da.txt §1", "004_9d58428a819b84da.txt §3.1",
+                                  "002_015987172f286748.txt §2.1"), "t", "s", "s", "confirmed", "t", "t")
+    assert claim.source_short == "004 §1 §3.1; 002 §2.1"
+    assert claim.source_labels().startswith("004, a study note") and ", §1, §3.1; 002, a blog post" in claim.source_labels()
+
+
+# ---------------------------------------------------------------- the scoreboard fits 80 columns
+
+def _tests_for(claim, i):
+    """What a green quick run on a CPU reports for ``claim``: its specs held (as-written ones
+    failed as declared), GPU claims skipped, some compile specs skipped as heavy."""
+    if claim.verdict == "gpu-only":
+        return [TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped", "needs CUDA: no GPU on this machine")]
+    if claim.verdict == "not-checkable":
+        return []
+    if claim.topic == "compile" and i % 2:
+        return [TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped",
+                           "compile spec: skipped by the quick run (use --full or -m compile)")]
+    truth = TestResult(f"specs/x.py::t{i}", False, "passed", "held")
+    if claim.verdict in ("refuted", "partly", "version-dependent"):
+        return [truth, TestResult(f"specs/x.py::w{i}", True, "xfailed", "failed")]
+    return [truth]
+
+
+def _render(width, lang, verbosity=0, detail=False):
+    claims = catalog.load()
+    summary = [outcomes.classify(c, _tests_for(c, i), "2.14.1") for i, c in enumerate(claims.values())]
+    out = []
+    tr = types.SimpleNamespace(_tw=types.SimpleNamespace(fullwidth=width), hasmarkup=False, write=out.append)
+    scoreboard.render(tr, summary, claims, lang=lang, verbosity=verbosity, detail=detail, torch_version="2.14.1")
+    return "".join(out).splitlines()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_default_scoreboard_of_the_whole_catalog_is_short_and_fits_80_columns(lang):
+    lines = _render(80, lang)
+    widest = max(lines, key=cell_len)
+    assert len(lines) <= 60, f"{len(lines)} lines, at most 60:\n" + "\n".join(lines)
+    assert cell_len(widest) <= 80, f"a line of {cell_len(widest)} columns: {widest!r}"
+    text = "\n".join(lines)
+    t = strings.table(lang)
+    for key in ("legend_verdict", "next_title", "sources_title"):
+        assert t[key] in text, f"the scoreboard lacks {key}: {t[key]!r}"
+    assert "pytest specs/ --as-written" in text and "workbook init" in text
+    assert not any(c.id in text for c in catalog.load().values()), "no line per claim without -v"
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_the_scoreboard_uses_the_terminals_width_and_no_more(width):
+    lines = _render(width, "zh", verbosity=1, detail=True)
+    assert max(cell_len(line) for line in lines) <= width
+    assert any(cell_len(line) > width - 10 for line in lines), "the long texts use the whole width"
+
+
+def test_one_line_per_claim_with_v_names_the_materials_verdict_and_the_source():
+    lines = _render(80, "en", verbosity=1)
+    row = next(line for line in lines if "tensors.view-needs-contiguous" in line)
+    assert row.split()[0] == "✓" and " partly " in row and "000 §2.1" in row, row
+
+
+def _scoreboard_part(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if "torchclaims" in line and ("scoreboard" in line or "记分板" in line))
+    return lines[start:-1]  # up to pytest's own last line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_run_at_80_columns_ends_with_a_scoreboard_that_fits(pytester, monkeypatch, lang):
+    claims = pytester.mkdir("claims")
+    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    monkeypatch.setenv("COLUMNS", "80")  # what pytest's terminal writer reads for the width
+    pytester.makepyfile(test_specs=SPECS)
+    result = run(pytester, "--lang", lang)
+    part = _scoreboard_part(result.stdout.str())
+    assert 10 <= len(part) <= 60, "\n".join(part)
+    assert max(cell_len(line) for line in part) <= 80, "\n".join(part)
+    assert result.stdout.lines[-1].startswith("=") and cell_len(result.stdout.lines[-1]) == 80, "pytest's width is 80"
+
+
+# ---------------------------------------------------------------- one clear line for bad input
+
+@pytest.fixture
+def scratch(pytester, monkeypatch):
+    claims = pytester.mkdir("claims")
+    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    pytester.makepyfile(test_specs=SPECS)
+    return pytester
+
+
+def test_a_report_path_that_is_a_folder_is_refused_before_the_run(scratch):
+    (scratch.path / "reports").mkdir()
+    result = run(scratch, "--claims-report", "reports")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    line = one_line(result.stderr.str())
+    assert "--claims-report reports: is a folder; give a file name, e.g. reports/claims.json" in line, line
+    assert "passed" not in result.stdout.str() and "test_specs.py" not in result.stdout.str(), "the specs ran"
+
+
+@pytest.mark.parametrize("path, fragment", [
+    ("no/such/folder/r.json", "the folder no/such/folder does not exist"),
+    ("ok.json", None),
+])
+def test_check_report_path(tmp_path, monkeypatch, path, fragment):
+    monkeypatch.chdir(tmp_path)
+    problem = cli.check_report_path(path)
+    assert problem is None if fragment is None else fragment in problem, problem
+
+
+def test_a_mistyped_claim_option_suggests_the_nearest_id(scratch):
+    result = run(scratch, "--claim", "tensors.rihgt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "(did you mean tensors.right?" in one_line(result.stderr.str())
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["show", "tensors.veiw-needs-contiguous"], "(did you mean tensors.view-needs-contiguous?"),
+    (["show", "autograd"], "unknown claim id 'autograd' (did you mean autograd?"),
+    (["claims", "--topic", "tensor"], "unknown topic 'tensor' (did you mean tensors?)"),
+    (["claims", "--topic", "autogard", "--lang", "zh"], "你是不是要找 autograd"),
+])
+def test_mistyped_ids_and_topics_get_the_nearest_match(args, fragment):
+    result = cli_run(*args)
+    assert result.returncode == 2, result.stderr
+    assert fragment in one_line(result.stderr), result.stderr
+
+
+def test_version_and_commands_work_outside_the_clone(tmp_path):
+    """`make setup` installs the package editable, so the venv's python finds it anywhere."""
+    result = cli_run("--version", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "torchclaims 0.1.0", result
+    result = cli_run("show", "tensors.view-needs-contiguous", cwd=tmp_path)
+    assert result.returncode == 0 and "source: 000, a digest of the book" in result.stdout, result
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("{not json", "not JSON"),
+    ("[1, 2]", "a JSON object was expected, found list"),
+    ('{"lessons": ["contiguous-strides"]}', "'lessons' must map lesson names to states, found list"),
+    ('{"lessons": {"contiguous-strides": "done"}}', "lesson 'contiguous-strides' has state 'done'"),
+    (b"\xff\xfe", "not JSON"),
+    (None, "Is a directory"),  # unreadable: a folder where the file should be
+])
+def test_a_bad_progress_file_is_one_line_and_exit_2(tmp_path, content, fragment):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, workbook.load_lessons())
+    target = wb / workbook.PROGRESS_FILE
+    if content is None:
+        target.mkdir()
+    elif isinstance(content, bytes):
+        target.write_bytes(content)
+    else:
+        target.write_text(content, encoding="utf-8")
+    result = cli_run("workbook", "status", str(wb))
+    assert result.returncode == 2, result
+    line = one_line(result.stderr)
+    assert fragment in line and "delete it" in line, line
+
+
+def test_init_says_next_in_the_readmes_form(tmp_path):
+    result = cli_run("workbook", "init", str(tmp_path / "wb"))
+    assert result.returncode == 0, result.stderr
+    assert f"next: python -m torchclaims workbook learn {tmp_path / 'wb'}" in result.stdout, result.stdout
+    assert ".venv/bin/python" not in result.stdout
+
+
+# ---------------------------------------------------------------- no hidden rules in the workbook
+
+def test_every_exception_a_lesson_spec_expects_is_stated_in_its_hint_or_docstring():
+    problems = workbook.hidden_rules(workbook.load_lessons(), ROOT / "specs")
+    assert not problems, "rules the learner is never told:\n" + "\n".join(problems)
+
+
+def test_the_hidden_rule_check_finds_a_message_word_nobody_mentions(tmp_path):
+    """Planted: the word the view_strides spec matches on, removed from docstring and hint."""
+    import dataclasses
+    import shutil
+    reference = tmp_path / "ref"
+    shutil.copytree(workbook.REFERENCE_DIR, reference)
+    text = (reference / "strides.py").read_text(encoding="utf-8")
+    (reference / "strides.py").write_text(text.replace('its message containing the word "elements"', "a mismatch"),
+                                          encoding="utf-8")
+    lessons = [dataclasses.replace(l, hint=l.hint.replace('"elements"', "x"), hint_zh=l.hint_zh.replace('"elements"', "x"))
+               for l in workbook.load_lessons()]
+    problems = workbook.hidden_rules(lessons, ROOT / "specs", reference)
+    assert any("view_strides" in p and "'elements'" in p for p in problems), problems
+    assert workbook.literal_fragment(r'Unexpected key.*"fc.weight"') == "Unexpected key"
+
+
+def test_every_lesson_has_a_chinese_title():
+    for lesson in workbook.load_lessons():
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in lesson.title_in("zh")), lesson.name
+
+
+# ---------------------------------------------------------------- fast feedback
+
+def test_learn_collects_only_the_spec_files_of_the_lessons_it_can_reach(tmp_path):
+    wb = tmp_path / "wb"
+    lessons = workbook.load_lessons()
+    workbook.write_workbook(wb, lessons)
+    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "specs/", "--impl", str(wb), "--learn", "--collect-only",
+                          "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    files = {line.split("::")[0] for line in out.stdout.splitlines() if "::" in line}
+    assert files, out.stdout + out.stderr
+    # a fresh workbook: lessons 1 and 2 (the frontier and the next); both live in these files
+    assert files <= {"specs/test_tensors_reference.py", "specs/test_property_views.py"}, files
