@@ -68,7 +68,11 @@ def claims(session, torch):
     where = ["--no-index", "--find-links", str(house)] if house.is_dir() else []
     # --no-compile: byte-compiling torch's thousands of files costs minutes on 2 cores
     session.install("--no-compile", *where, *packages, env=env)
-    session.install("--no-compile", *test_deps())   # torch is installed already: nothing here replaces it
+    # The same pip settings, and torch named again: a dependency (captum) must not replace it
+    # (the machine's pip config caps torch, which would silently downgrade a newer release).
+    session.install("--no-compile", *where, f"torch=={torch}", *test_deps(), env=env)
+    session.run("python", "-c", f"import torch; v = torch.__version__.split('+')[0]; "
+                f"assert v == '{torch}', f'torch {{v}} installed instead of {torch}'")
     REPORTS.mkdir(parents=True, exist_ok=True)
     # The quick run plus the compile specs; slow and distributed specs (data workers, DDP) take
     # 40% of the time and are left out: TORCHCLAIMS_MATRIX_ARGS="--full -n 2" includes them.

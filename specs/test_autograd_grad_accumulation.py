@@ -200,6 +200,17 @@ def test_zero_grad_default_sets_none():
         torch.testing.assert_close(p.grad, torch.zeros_like(p), msg="zero_grad(set_to_none=False)")
 
 
+@pytest.mark.claim("autograd.zero-grad-sets-none")
+def test_module_zero_grad_default_sets_none_too():
+    """Material: zero_grad() clears gradients to zero.
+    True since 2.0: nn.Module.zero_grad() also defaults to set_to_none=True, first layer and nested."""
+    model = nn.Sequential(nn.Linear(3, 4), nn.Sequential(nn.ReLU(), nn.Linear(4, 1)))
+    model(torch.randn(5, 3)).sum().backward()
+    model.zero_grad()
+    left = {name: p.grad for name, p in model.named_parameters() if p.grad is not None}
+    assert not left, f"model.zero_grad() left gradients on {sorted(left)}, expected None everywhere"
+
+
 @pytest.mark.claim("autograd.zero-grad-sets-none", as_written=True)
 def test_zero_grad_leaves_zero_tensors_as_written():
     """Material: zero_grad() leaves zero-filled gradients.

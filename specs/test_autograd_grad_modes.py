@@ -194,6 +194,7 @@ def test_checkpoint_recomputes_in_backward_with_same_gradients():
 
 
 @pytest.mark.claim("modules.activation-checkpoint-saves-memory")
+@pytest.mark.needs_torch(">=2.1", reason="checkpoint() warns about an implicit use_reentrant from 2.1 on")
 def test_checkpoint_as_written_call_warns_about_use_reentrant():
     """Material: calls checkpoint(self.block, x) without use_reentrant.
     True: it works on this torch, with a warning asking for use_reentrant explicitly."""

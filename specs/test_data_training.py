@@ -113,7 +113,7 @@ def _grad_of(model, xb, yb):
 @pytest.mark.claim("modules.zero-grad-each-step")
 def test_gradients_add_up_across_batches_until_zeroed():
     """Material: without zero_grad before backward, gradients accumulate across batches.
-    True: two backwards leave g1 + g2; zero_grad in between leaves g2 alone; zero_grad sets None."""
+    True: two backwards leave g1 + g2; zero_grad in between leaves g2 alone."""
     model = nn.Linear(3, 1)
     (x1, y1), (x2, y2) = (torch.randn(4, 3), torch.randn(4, 1)), (torch.randn(4, 3), torch.randn(4, 1))
     g1, g2 = _grad_of(model, x1, y1), _grad_of(model, x2, y2)
@@ -122,8 +122,8 @@ def test_gradients_add_up_across_batches_until_zeroed():
     nn.functional.mse_loss(model(x1), y1).backward()
     nn.functional.mse_loss(model(x2), y2).backward()
     torch.testing.assert_close(model.weight.grad, g1 + g2, msg="two backwards did not sum their gradients")
-    optimizer.zero_grad()
-    assert model.weight.grad is None, f"zero_grad() left grad {model.weight.grad}, expected None (set_to_none)"
+    optimizer.zero_grad(set_to_none=True)  # the default, since 2.0 (autograd.zero-grad-sets-none)
+    assert model.weight.grad is None, f"zero_grad(set_to_none=True) left grad {model.weight.grad}, expected None"
     nn.functional.mse_loss(model(x2), y2).backward()
     torch.testing.assert_close(model.weight.grad, g2, msg="after zero_grad the gradient is not batch 2's alone")
 

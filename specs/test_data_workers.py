@@ -353,12 +353,20 @@ def test_as_written_shutdown_call_works_on_an_ordinary_loader():
 # --- prefetching ----------------------------------------------------------------------------
 
 @pytest.mark.claim("data.prefetch-factor-default")
+def test_prefetch_factor_is_two_with_workers():
+    """Material: prefetch_factor defaults to 2.
+    True: a loader with workers prefetches 2 batches per worker unless told otherwise."""
+    ds = TensorDataset(torch.arange(4))
+    assert DataLoader(ds, num_workers=2).prefetch_factor == 2
+
+
+@pytest.mark.claim("data.prefetch-factor-default")
+@pytest.mark.needs_torch(">=2.0", reason="the None default, resolved to 2 only with workers, came in 2.0 (1.13: plain 2)")
 def test_prefetch_factor_resolves_to_two_only_with_workers():
     """Material: prefetch_factor defaults to 2.
     True: signature default None, resolved to 2 with workers; with num_workers=0 it is refused."""
     assert inspect.signature(DataLoader.__init__).parameters["prefetch_factor"].default is None
     ds = TensorDataset(torch.arange(4))
-    assert DataLoader(ds, num_workers=2).prefetch_factor == 2
     assert DataLoader(ds).prefetch_factor is None
     with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
         DataLoader(ds, prefetch_factor=2)
