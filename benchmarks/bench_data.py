@@ -98,6 +98,7 @@ def _epoch(num_workers, work, prefetch_factor=None, peaks=None):
 @pytest.mark.timeout(900)
 @pytest.mark.claim("data.num-workers-memory-throughput-figures")
 @pytest.mark.claim("data.num-workers-not-more-better")
+@pytest.mark.filterwarnings("ignore:This DataLoader will create 4 worker processes")  # the point: more than cores
 def test_loader_throughput_by_workers(benchmark):
     """003 §3.4: 0 workers ~22% slower than 2; 4 workers' memory keeps growing. 004 §4.3: more is not always better."""
     peaks = {}
