@@ -156,3 +156,18 @@ def test_a_missing_report_or_a_directory_is_refused_in_one_line(tmp_path):
         matrix.load_reports([str(tmp_path / "nope.json")])
     with pytest.raises(UsageError, match="is a directory"):
         matrix.load_reports([str(tmp_path)])
+
+
+def test_a_report_is_rederived_from_its_spec_results_with_the_current_catalog():
+    """The material's verdict comes from what the specs did; the expectation from today's catalog."""
+    from torchclaims import catalog
+    claims = catalog.load()
+    cid = "modules.whole-model-torch-load"   # versions = "<2.6"
+    tests = [{"id": "a.py::as_written", "as_written": True, "status": "failed", "result": "held", "reason": ""},
+             {"id": "a.py::truth", "as_written": False, "status": "xfailed", "result": "failed", "reason": "x"}]
+    stale = {"topic": "modules", "verdict": "refuted", "source": [], "material": "wrong", "expected": "wrong",
+             "outcome": "reproduced", "reason": "", "tests": tests}
+    for version, outcome in (("2.5.1", "reproduced"), ("2.6.0", "changed")):
+        r = matrix.rederive(report(version, {cid: stale}), claims)
+        e = r["claims"][cid]
+        assert (e["material"], e["outcome"], e["verdict"]) == ("right", outcome, claims[cid].verdict), (version, e)
