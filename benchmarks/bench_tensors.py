@@ -45,8 +45,8 @@ def test_empty_vs_zeros(benchmark):
         for label, n in (("large", N_LARGE), ("small", N_SMALL))]
     record(benchmark, rows,
            untouched_ratio_zeros_over_empty=round(median(untouched["zeros"]) / median(untouched["empty"]), 1),
-           note=("without writing the buffer, zeros/empty of the large tensor is the untouched ratio below: "
-                 "empty returns unfaulted pages, so it times an allocation, not a use"))
+           note=("untouched_ratio_zeros_over_empty is zeros/empty of the large tensor without writing it: "
+                 "empty returns pages never faulted in, so that ratio times an allocation, not a use"))
 
 
 @pytest.mark.benchmark
