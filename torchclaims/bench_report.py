@@ -45,6 +45,8 @@ import sys
 import textwrap
 from fractions import Fraction
 
+from . import catalog
+
 DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
 NOISY_REL_IQR = 0.10      # torch.utils.benchmark.Measurement warns above the same spread
@@ -445,7 +447,6 @@ def _short_name(bench: dict) -> str:
 
 def _catalog():
     try:
-        from . import catalog
         return catalog.load()
     except Exception:  # the report must render even where the catalog is broken
         return {}
