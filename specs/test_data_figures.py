@@ -14,24 +14,7 @@ import numpy as np
 import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset
-
-WORKER_TIMEOUT = 30  # seconds a worker may take for one batch
-
-
-@pytest.fixture(autouse=True)
-def workers_allowed_and_reaped():
-    """Workers pass batches over AF_UNIX sockets; fail if any worker outlives the spec."""
-    try:
-        import pytest_socket
-    except ImportError:
-        pytest_socket = None
-    if pytest_socket is not None:
-        pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
-    yield
-    for child in multiprocessing.active_children():
-        child.join(timeout=5)
-    alive = multiprocessing.active_children()
-    assert not alive, f"worker processes left running after the spec: {alive}"
+from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 class Pids(Dataset):

@@ -5,9 +5,7 @@ Sources: 002 §2.3, §4.2; 003 §2.2, §3.4, §4.2, §5.2; 004 §4.3; 000 §4.2.
 with workers is small and bounded by ``timeout=``; every spec checks that no worker
 process outlives it.  Throughput and memory figures are measured in bench_data.py.
 """
-import gc
 import inspect
-import multiprocessing
 import os
 import random
 import re
@@ -19,32 +17,7 @@ import pytest
 import torch
 
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
-
-
-WORKER_TIMEOUT = 30  # seconds a worker may take for one batch before the loader gives up
-
-
-@pytest.fixture(autouse=True)
-def workers_allowed_and_reaped():
-    """Let workers hand batches back, and fail if any worker outlives the spec.
-
-    Workers send each batch's shared-memory file descriptor over an AF_UNIX socket (the
-    'file_descriptor' sharing strategy), which a socket-blocking pytest plugin refuses
-    unless unix sockets are allowed; internet hosts stay blocked.
-    """
-    try:
-        import pytest_socket
-    except ImportError:
-        pytest_socket = None
-    if pytest_socket is not None:
-        pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
-    yield
-    if multiprocessing.active_children():
-        gc.collect()  # an iterator caught in a reference cycle shuts its workers down here
-    for child in multiprocessing.active_children():
-        child.join(timeout=5)
-    alive = multiprocessing.active_children()
-    assert not alive, f"worker processes left running after the spec: {alive}"
+from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 class WhoLoads(Dataset):

@@ -15,31 +15,11 @@ import torch
 
 import torch.multiprocessing as torch_mp
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+from workers import workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 LINUX = sys.platform.startswith("linux")
 LINUX_DEFAULT = "forkserver" if sys.version_info >= (3, 14) else "fork"
-
-
-@pytest.fixture
-def workers_may_return_batches():
-    """Let DataLoader workers hand batches back, and fail if one outlives the spec.
-
-    Workers pass each batch's shared-memory file descriptor over an AF_UNIX socket, which
-    the session's socket guard (pytest-socket) refuses unless unix sockets are allowed;
-    internet hosts stay blocked.
-    """
-    try:
-        import pytest_socket
-    except ImportError:
-        pytest_socket = None
-    if pytest_socket is not None:
-        pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
-    yield
-    for child in multiprocessing.active_children():
-        child.join(timeout=5)
-    alive = multiprocessing.active_children()
-    assert not alive, f"worker processes left running after the spec: {alive}"
 
 
 def _current_default_start_method() -> str:
@@ -132,7 +112,7 @@ def _first_batch_from_worker():
 
 @pytest.mark.skipif(not LINUX or sys.version_info >= (3, 14), reason="workers are forked on Linux up to Python 3.13")
 @pytest.mark.claim("devices.dataloader-workers-spawn-copy")
-def test_dataloader_workers_are_forked_and_see_parent_runtime_state(workers_may_return_batches):
+def test_dataloader_workers_are_forked_and_see_parent_runtime_state():
     """Material: num_workers > 0 spawns workers, each copying the parent's memory image.
     True on Linux: workers are forked; they share the parent's state copy-on-write."""
     batch = _first_batch_from_worker()
@@ -145,7 +125,7 @@ def test_dataloader_workers_are_forked_and_see_parent_runtime_state(workers_may_
 
 @pytest.mark.skipif(not LINUX or sys.version_info >= (3, 14), reason="workers are forked on Linux up to Python 3.13")
 @pytest.mark.claim("devices.dataloader-workers-spawn-copy", as_written=True)
-def test_as_written_dataloader_workers_are_spawned(workers_may_return_batches):
+def test_as_written_dataloader_workers_are_spawned():
     """Material: workers are created by spawn.  True on Linux: by fork (strict xfail)."""
     batch = _first_batch_from_worker()
     assert batch[:, 0].tolist() == [-1, -1], "the worker saw the parent's run-time state: it was forked"

@@ -6,7 +6,6 @@ Sources: 000 §4.2, 002 §4.2, 003 §3.3, §4.2 (pin_memory=True gives page-lock
 000 §4.2 (BrokenPipeError from forked workers and CUDA).  Memory is counted in bytes that
 autograd saves, which is what a training step keeps on whatever device it runs.
 """
-import multiprocessing
 import warnings
 
 import pytest
@@ -15,23 +14,7 @@ from torch import nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
 from torchclaims.measure import saved_tensor_bytes
-
-WORKER_TIMEOUT = 30
-
-
-@pytest.fixture(autouse=True)
-def workers_allowed_and_reaped():
-    """Workers pass batches over AF_UNIX sockets; fail if any worker outlives the spec."""
-    try:
-        import pytest_socket
-    except ImportError:
-        pytest_socket = None
-    if pytest_socket is not None:
-        pytest_socket.socket_allow_hosts(["127.0.0.1", "localhost", "::1"], allow_unix_socket=True)
-    yield
-    for child in multiprocessing.active_children():
-        child.join(timeout=5)
-    assert not multiprocessing.active_children(), "worker processes left running after the spec"
+from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 # --- pin_memory --------------------------------------------------------------------------------
