@@ -14,7 +14,6 @@ checks the id against the catalog at collection, and ``--claim ID`` selects it);
 records in ``extra_info`` must name only claims it is marked with.
 """
 import os
-import pathlib
 import shlex
 import sys
 import time
@@ -47,22 +46,6 @@ def pytest_collect_file(file_path, parent):
     return None
 
 
-_HERE = pathlib.Path(__file__).resolve().parent
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(session, config, items):
-    """A benchmark measures a claim, it does not check it: keep benchmarks out of the scoreboard.
-
-    The claim marker validates the id and lets ``--claim ID`` select benchmarks; but a
-    benchmark that merely ran must not count as a truth spec that held (the scoreboard would
-    call a refuted claim whose benchmark passed a changed verdict).
-    """
-    from torchclaims import outcomes
-    key = getattr(outcomes, "LINKS_KEY", "torchclaims")
-    for item in items:
-        if _HERE in pathlib.Path(str(item.path)).resolve().parents:
-            item.user_properties[:] = [p for p in item.user_properties if p[0] != key]
 
 
 def _row_claims(extra: dict) -> list[str]:
