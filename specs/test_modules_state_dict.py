@@ -15,6 +15,9 @@ import pytest
 import torch
 from torch import nn
 
+# Why a spec that loads optimizer state with weights_only=True is not applicable on 1.13.
+FLOATS_UNDER_WEIGHTS_ONLY = "1.13's weights-only unpickler refuses Python floats such as an optimizer's lr (2.0 accepts them)"
+
 
 
 class Small(nn.Module):
@@ -354,7 +357,7 @@ def test_weights_only_refuses_code_running_pickle(tmp_path):
 
 
 @pytest.mark.claim("modules.torch-load-checkpoint-dict")
-@pytest.mark.needs_torch(">=2.0", reason="1.13's weights-only unpickler refuses Python floats such as an optimizer's lr (2.0 accepts them)")
+@pytest.mark.needs_torch(">=2.0", reason=FLOATS_UNDER_WEIGHTS_ONLY)
 def test_checkpoint_dicts_load_under_weights_only(tmp_path):
     """Model, optimizer and scheduler state dicts plus numbers all pass weights_only."""
     model = Small()
@@ -410,7 +413,7 @@ BATCHES = [(torch.randn(6, 4, generator=torch.Generator().manual_seed(i)),
 
 
 @pytest.mark.claim("modules.checkpoint-with-optimizer-state")
-@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True, and 1.13's weights-only unpickler refuses Python floats such as an optimizer's lr (2.0 accepts them)")
+@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
 @pytest.mark.parametrize("optim_name", ["adam", "sgd-momentum"])
 def test_resume_from_checkpoint_equals_never_stopping(ref, tmp_path, optim_name):
     """Material: save epoch + model + optimizer state dicts, restore both to resume.
@@ -432,7 +435,7 @@ def test_resume_from_checkpoint_equals_never_stopping(ref, tmp_path, optim_name)
 
 
 @pytest.mark.claim("modules.checkpoint-with-optimizer-state")
-@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True, and 1.13's weights-only unpickler refuses Python floats such as an optimizer's lr (2.0 accepts them)")
+@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
 def test_reference_checkpoint_unwraps_dataparallel(ref, tmp_path):
     """save_checkpoint stores bare keys even for a DataParallel-wrapped model."""
     wrapped = nn.DataParallel(Small())
