@@ -208,7 +208,7 @@ def test_as_written_workers_without_pin_memory_fail():
 
 @pytest.mark.claim("devices.pin-memory-page-locked")
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this spec covers machines without an accelerator")
-@pytest.mark.needs_torch(">=2.6", reason="the DataLoader's no-accelerator warning came with torch.accelerator in 2.6")
+@pytest.mark.needs_torch(">=2.7", reason="the DataLoader warns that no accelerator is found from 2.7 on (2.6.0 has no such warning)")
 def test_pin_memory_without_an_accelerator_warns_and_does_not_pin():
     """Material: pin_memory=True puts batches in page-locked memory.
     True without a GPU: the loader warns that no accelerator is found; batches are unpinned."""
