@@ -147,13 +147,13 @@ def module_call_reraises_from_wrapper():
     torch.nn.Module.__call__ = call
 
 
-@fault("compile.introduced-in-2-0")
+@fault("compile.introduced-in-2-0", "compile.version-table-compile-in-1-12")
 def torch_compile_missing():
     """torch.compile is absent from the torch namespace (a build whose Dynamo front end did not load)."""
     del torch.compile
 
 
-@fault("compile.jit-ir-loses-python-dynamism")
+@fault("compile.jit-ir-loses-python-dynamism", "compile.version-table-compile-in-1-12")
 def jit_script_falls_back_to_python():
     """torch.jit.script returns the module unchanged when its code cannot be scripted, instead
     of raising (so TorchScript would seem to keep all of Python)."""

@@ -86,7 +86,7 @@ def worker_numpy_seed_shared():
     worker_utils._worker_loop = loop
 
 
-@fault("data.prefetch-factor-default", "data.prefetch-factor-one-less-memory")
+@fault("data.prefetch-factor-default", "data.prefetch-factor-one-less-memory", "data.prefetch-throughput-figure")
 def prefetch_factor_doubled():
     """Workers prefetch twice as many batches as prefetch_factor says (4 by default)."""
     original = DataLoader.__init__
@@ -460,3 +460,49 @@ def max_dim_returns_indices_first():
         return result
 
     torch.Tensor.max = tensor_max
+
+
+@fault("data.num-workers-not-more-better", "data.num-workers-memory-throughput-figures")
+def workers_outlive_the_epoch():
+    """Worker processes stay alive from one epoch to the next even without persistent_workers
+    (the 'workers keep running and pile up memory' model)."""
+    original = DataLoader.__init__
+
+    @functools.wraps(original)
+    def init(self, *args, **kwargs):
+        if kwargs.get("num_workers", 0) > 0:
+            kwargs["persistent_workers"] = True
+        original(self, *args, **kwargs)
+
+    DataLoader.__init__ = init
+
+
+@fault("data.memmap-memory-figures", "data.totensor-range-dtype-layout")
+def totensor_float64():
+    """ToTensor divides uint8 images by 255 in float64 (numpy's default) and returns float64,
+    doubling the memory of every converted image."""
+    import torchvision.transforms.functional as F
+    original = F.to_tensor
+
+    def to_tensor(pic):
+        out = original(pic)
+        return out.double() if out.dtype == torch.float32 else out
+
+    F.to_tensor = to_tensor
+
+
+@fault("data.imshow-normalized-black")
+def imshow_zeroes_out_of_range():
+    """matplotlib's imshow sets float RGB values outside [0, 1] to 0 instead of clipping them
+    (so a normalized image would come out mostly black, as the material says)."""
+    import numpy as np
+    from matplotlib.axes import Axes
+    original = Axes.imshow
+
+    def imshow(self, X, *args, **kwargs):
+        X = np.asarray(X)
+        if X.ndim == 3 and np.issubdtype(X.dtype, np.floating):
+            X = np.where((X < 0) | (X > 1), 0.0, X)
+        return original(self, X, *args, **kwargs)
+
+    Axes.imshow = imshow

@@ -294,3 +294,17 @@ def pin_memory_fallback_unwarned():
             original(self, loader)
 
     base.__init__ = init
+
+
+@fault("devices.oom-causes")
+def set_grad_enabled_context_has_no_effect():
+    """torch.set_grad_enabled(False) used as a context manager leaves grad mode on inside the
+    block (entering re-applies the outer mode; the plain call form still works), so a forward
+    under it still saves activations."""
+    base = torch.set_grad_enabled
+
+    class set_grad_enabled(base):
+        def __enter__(self):
+            torch._C._set_grad_enabled(self.prev)
+
+    torch.set_grad_enabled = set_grad_enabled

@@ -579,3 +579,18 @@ def to_moves_every_tensor_attribute():
         return result
 
     nn.Module.to = to
+
+
+@fault("modules.conv-output-padding-remark")
+def conv_transpose_drops_output_padding():
+    """nn.ConvTranspose2d ignores its output_padding argument (always 0), so a stride-2 layer
+    can give back only the smaller of the two input sizes."""
+    original = nn.ConvTranspose2d.__init__
+
+    def init(self, *args, **kwargs):
+        if len(args) > 5:
+            args = args[:5] + (0,) + args[6:]
+        kwargs.pop("output_padding", None)
+        original(self, *args, **kwargs)
+
+    nn.ConvTranspose2d.__init__ = init
