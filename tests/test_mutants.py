@@ -109,7 +109,8 @@ def test_coverage_narrows_to_a_topic_and_is_complete_when_every_claim_has_a_faul
     every = mutants.Fault("every", ("tensors.unfaulted", "tensors.by-module-mark"), lambda: None, "", "x")
     cov = mutants.coverage(claims, links, [*mutants.load_all(project / "mutants").values(), every])
     assert (cov.uncovered, cov.percent) == ((), 100.0)
-    assert mutants.coverage(claims, links, [], topic="modules").checkable == ()
+    assert mutants.coverage(claims, links, [], topics=["modules"]).checkable == ()
+    assert mutants.coverage(claims, links, [], topics=["modules", "tensors"]).checkable == cov.checkable
 
 
 def test_spec_files_of_a_fault_are_only_those_linking_its_claims(project):
@@ -150,10 +151,11 @@ def mutants_command(*args):
 
 
 def test_coverage_report_runs_nothing_and_names_the_verdicts_it_leaves_out():
-    result = mutants_command("--coverage", "--topic", "tensors")
+    result = mutants_command("--coverage", "--topic", "tensors", "--topic", "numerics")
     assert result.returncode == 0, result.stderr
     first = result.stdout.splitlines()[0]
-    assert first.startswith("claim coverage: ") and "tensors " in first and "killed" not in result.stdout
+    assert first.startswith("claim coverage: ") and "killed" not in result.stdout
+    assert "tensors " in first and "numerics " in first and "autograd " not in first, first
     assert "gpu-only or not-checkable or pending" in result.stdout
 
 

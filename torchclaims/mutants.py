@@ -96,17 +96,18 @@ class Coverage:
 
 
 def coverage(claims: Mapping, links: Mapping[str, list[tuple[str, bool]]],
-             faults: Iterable[Fault], topic: str | None = None) -> Coverage:
+             faults: Iterable[Fault], topics: Iterable[str] | None = None) -> Coverage:
     """Which claims with a truth spec (a link without as_written) no fault names.
 
     ``claims``: id -> catalog.Claim; ``links``: id -> [(spec, as_written)] as the link reader
     returns them.  A claim counts when it has at least one truth spec and its verdict is not
-    one of UNCHECKABLE_VERDICTS; ``topic`` narrows to one topic's claims.
+    one of UNCHECKABLE_VERDICTS; ``topics`` narrows to those topics' claims.
     """
     named = {cid for f in faults for cid in f.claims}
+    topics = None if topics is None else set(topics)
     with_truth = sorted(cid for cid, specs in links.items()
                         if cid in claims and any(not as_written for _, as_written in specs)
-                        and (topic is None or claims[cid].topic == topic))
+                        and (topics is None or claims[cid].topic in topics))
     checkable = tuple(c for c in with_truth if claims[c].verdict not in UNCHECKABLE_VERDICTS)
     excluded = tuple(c for c in with_truth if claims[c].verdict in UNCHECKABLE_VERDICTS)
     return Coverage(checkable, tuple(c for c in checkable if c not in named), excluded)

@@ -67,17 +67,18 @@ def run_one(fault: mutants.Fault, links, timeout: float) -> tuple[str, float, st
     return ("SURVIVED" if len(green) == len(fault.claims) else "PARTLY"), elapsed, tail, green
 
 
-def select(registry: dict[str, mutants.Fault], names, topic, fast) -> list[mutants.Fault]:
+def select(registry: dict[str, mutants.Fault], names, topics, fast) -> list[mutants.Fault]:
     faults = list(registry.values())
     if names:
         unknown = [n for n in names if n not in registry]
         if unknown:
             raise UsageError(f"unknown fault {unknown[0]!r}; see python -m torchclaims mutants --list")
         faults = [registry[n] for n in names]
-    if topic:
-        faults = [f for f in faults if f.topic == topic]
-        if not faults:
+    for topic in topics or ():
+        if not any(f.topic == topic for f in faults):
             raise UsageError(f"no faults for topic {topic!r}")
+    if topics:
+        faults = [f for f in faults if f.topic in topics]
     if fast:
         first = {}
         for f in faults:
@@ -93,7 +94,7 @@ def print_coverage(cov: mutants.Coverage, claims, listing: bool = True) -> None:
         counts[1] += 1
         counts[0] += cid not in cov.uncovered
     print(f"claim coverage: {cov.covered}/{len(cov.checkable)} claims with a CPU-checkable truth spec "
-          f"are named by a fault ({cov.percent:.0f}%); " + ", ".join(
+          f"are named by a fault ({cov.percent:.1f}%); " + ", ".join(
               f"{t} {c}/{n}" for t, (c, n) in sorted(by_topic.items())))
     print(f"  not counted: {len(cov.excluded)} claims with truth specs whose verdict is "
           f"{' or '.join(mutants.UNCHECKABLE_VERDICTS)} (their specs cannot check torch on a CPU)")
@@ -108,7 +109,8 @@ def print_coverage(cov: mutants.Coverage, claims, listing: bool = True) -> None:
 def main(argv: list[str]) -> int:
     parser = _Parser(prog="python -m torchclaims mutants", description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", metavar="FAULT", help="run only these faults")
-    parser.add_argument("--topic", help="only the faults (and, for coverage, the claims) of this topic")
+    parser.add_argument("--topic", action="append", default=[],
+                        help="only the faults (and, for coverage, the claims) of this topic (repeatable)")
     parser.add_argument("--fast", action="store_true", help="one fault per topic (the CI subset)")
     report = parser.add_mutually_exclusive_group()
     report.add_argument("--list", action="store_true", help="list the faults and exit")
@@ -127,8 +129,9 @@ def main(argv: list[str]) -> int:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     registry = mutants.load_all()
     topics = sorted(set(catalog.topics(claims)) | {f.topic for f in registry.values()})
-    if args.topic and args.topic not in topics:
-        raise UsageError(f"unknown topic {args.topic!r}; topics: {', '.join(topics)}")
+    for topic in args.topic:
+        if topic not in topics:
+            raise UsageError(f"unknown topic {topic!r}; topics: {', '.join(topics)}")
     for f in registry.values():
         for cid in f.claims:
             if cid not in claims:
@@ -140,9 +143,9 @@ def main(argv: list[str]) -> int:
             print(f"{f.name:<32} {f.topic:<10} {', '.join(f.claims)}\n{'':<32} {f.doc}")
         print(f"{len(faults)} faults")
         return 0
-    # A fault topic that is no catalog topic (property) covers claims of other topics: count them all.
-    cov = mutants.coverage(claims, links, registry.values(),
-                           topic=args.topic if args.topic in catalog.topics(claims) else None)
+    # A fault topic that is no catalog topic (property) covers claims of other topics: with it, count them all.
+    narrowed = args.topic and all(t in catalog.topics(claims) for t in args.topic)
+    cov = mutants.coverage(claims, links, registry.values(), topics=args.topic if narrowed else None)
     if args.coverage:
         print_coverage(cov, claims)
         return 0
