@@ -243,7 +243,7 @@ def test_as_written_eps_makes_log_softmax_safe():
     """Material: with eps=1e-8 the hand-made log(softmax) is fixed.  True: not in float16."""
     x = torch.tensor([[0.0, 50.0]], dtype=torch.float16)
     logp = torch.log(torch.softmax(x, 1) + 1e-8)   # float16 all the way: the material's computation
-    loss = F.nll_loss(logp.float(), torch.tensor([0]))  # the loss itself in float32 (no CPU Half nll_loss before 2.4)
+    loss = F.nll_loss(logp.float(), torch.tensor([0]))  # the loss in float32: 2.3 has no CPU Half nll_loss
     assert torch.isfinite(loss), f"log(softmax + 1e-8) loss is {loss} in float16; the material says finite"
 
 
