@@ -266,3 +266,25 @@ def test_learn_collects_only_the_spec_files_of_the_lessons_it_can_reach(tmp_path
     assert files, out.stdout + out.stderr
     # a fresh workbook: lessons 1 and 2 (the frontier and the next); both live in these files
     assert files <= {"specs/test_tensors_reference.py", "specs/test_property_views.py"}, files
+
+
+def test_a_rerun_skips_the_lessons_that_passed_unchanged_and_reruns_them_after_an_edit(tmp_path):
+    manifest = tmp_path / "lessons.toml"
+    text = (ROOT / "lessons.toml").read_text(encoding="utf-8")
+    manifest.write_text("[[lesson]]".join(text.split("[[lesson]]")[:3]), encoding="utf-8")  # lessons 1 and 2
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, workbook.load_lessons(manifest), stubbed=[])
+    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+    env[workbook.LESSONS_ENV] = str(manifest)
+
+    def learn():
+        out = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_reference.py", "--impl", str(wb),
+                              "--learn", "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
+                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+        assert out.returncode == 0 and "All 2 lessons pass" in out.stdout, out.stdout + out.stderr
+        return out.stdout.strip().splitlines()[-1]
+
+    assert " passed" in learn(), "the first run runs the lessons"
+    assert " passed" not in learn(), "a rerun with nothing changed runs nothing"
+    (wb / "strides.py").write_text((wb / "strides.py").read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert " passed" in learn(), "an edit of a lesson's module reruns it"

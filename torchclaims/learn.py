@@ -8,6 +8,7 @@ files, and the progress.  Progress is saved in DIR/.torchclaims-progress.json.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import pathlib
@@ -83,19 +84,70 @@ class LearnPlugin:
     def _window(self) -> list[workbook.Lesson] | None:
         """The lessons this run collects: the lessons up to the first one the saved progress
         does not record as passed, and the one after it (so a fix shows the next lesson at
-        once); None collects every spec file (the lesson map of the tooling tests).
-
-        Earlier lessons are always rerun, so an edit that breaks one is caught."""
+        once), less the lessons that passed last time and whose code has not changed since
+        (``self.unchanged``, see ``fingerprints``); None collects every spec file (the lesson
+        map of the tooling tests)."""
+        self.unchanged: set[str] = set()
+        self._links: dict[pathlib.Path, set[str]] = {}
         if os.environ.get(workbook.MAP_ENV):
             return None
         if self.only:
             return [l for l in self.lessons if l.name in self.only]
         try:
-            states = workbook.read_progress(self.impl.root).get("lessons", {})
+            progress = workbook.read_progress(self.impl.root)
         except UsageError:
-            states = {}  # a broken progress file: this run writes a new one
+            progress = {}  # a broken progress file: this run writes a new one
+        states, saved = progress.get("lessons", {}), progress.get("fingerprints", {})
         frontier = next((i for i, l in enumerate(self.lessons) if states.get(l.name) != "passed"), len(self.lessons))
-        return self.lessons[:frontier + 2]
+        self.fingerprints = self._fingerprints()
+        self.unchanged = {l.name for l in self.lessons[:frontier]
+                          if isinstance(saved, dict) and saved.get(l.name) == self.fingerprints[l.name]}
+        return [l for l in self.lessons[:frontier + 2] if l.name not in self.unchanged]
+
+    def _spec_claims(self, path: pathlib.Path) -> set[str] | None:
+        """The claim ids a spec file links to, read without importing it (None: unreadable)."""
+        if path not in self._links:
+            try:
+                self._links[path] = set(file_links(path, path.name))
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                self._links[path] = None
+        return self._links[path]
+
+    def _fingerprints(self) -> dict[str, str]:
+        """Per lesson, a hash of what its result depends on: lessons.toml, the workbook modules
+        that hold its own and the earlier lessons' functions, every workbook module without an
+        exercise, and the spec files linking those lessons' claims.  A lesson that passed with
+        the same fingerprint passes again: a rerun skips it (edit any of these and it reruns)."""
+        def digest(path: pathlib.Path) -> bytes:
+            try:
+                return hashlib.sha256(path.read_bytes()).digest()
+            except OSError:
+                return b"missing"
+
+        root = self.impl.root
+        exercise_modules = {fn.split(".")[0] for l in self.lessons for fn in l.functions}
+        base = hashlib.sha256(digest(workbook.manifest_path()))
+        for path in sorted(root.glob("*.py")):
+            if path.stem not in exercise_modules:
+                base.update(digest(path))
+        specs = sorted(p for d in self._spec_dirs() for p in d.glob("test_*.py"))
+        out, modules, claims = {}, set(), set()
+        for lesson in self.lessons:
+            modules |= {fn.split(".")[0] for fn in lesson.functions}
+            claims |= set(lesson.claims)
+            h = base.copy()
+            for module in sorted(modules):
+                h.update(module.encode() + digest(root / f"{module}.py"))
+            for path in specs:
+                if (self._spec_claims(path) or set()) & claims:
+                    h.update(str(path).encode() + digest(path))
+            out[lesson.name] = h.hexdigest()
+        return out
+
+    def _spec_dirs(self) -> list[pathlib.Path]:
+        base = self.config.invocation_params.dir
+        dirs = [(base / arg.split("::")[0]).resolve() for arg in self.config.args]
+        return [d if d.is_dir() else d.parent for d in dirs]
 
     def pytest_ignore_collect(self, collection_path, config):
         """Skip spec files that link none of the window's claims, without importing them:
@@ -105,11 +157,10 @@ class LearnPlugin:
         if collection_path in self._explicit(config):
             return None
         wanted = {cid for lesson in self.window for cid in lesson.claims}
-        try:
-            linked = file_links(collection_path, collection_path.name)
-        except (OSError, SyntaxError, UnicodeDecodeError):
+        linked = self._spec_claims(collection_path)
+        if linked is None:
             return None  # let pytest report it
-        return None if wanted & set(linked) else True
+        return None if wanted & linked else True
 
     def _explicit(self, config) -> set[pathlib.Path]:
         if not hasattr(self, "_explicit_paths"):
@@ -207,7 +258,7 @@ class LearnPlugin:
         for lesson in self.lessons:
             if lesson.name in self.failed:
                 out[lesson.name] = "failed"
-            elif lesson.name in self.ran and lesson.name in self.counts:
+            elif (lesson.name in self.ran and lesson.name in self.counts) or lesson.name in self.unchanged:
                 out[lesson.name] = "passed"
             else:
                 out[lesson.name] = "not run"
@@ -223,7 +274,7 @@ class LearnPlugin:
         passed = sum(v == "passed" for v in results.values())
         total = len(self.lessons)
         tr.write_line("")
-        if not self.counts:
+        if not self.counts and not self.unchanged:
             tr.write_line(t["none"], yellow=True)
             return
         first = next((l for l in self.lessons if results[l.name] == "failed"), None)
@@ -261,6 +312,9 @@ class LearnPlugin:
         if self.config.getoption("--collect-only"):
             return
         results = self._results()
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.unchanged and all(
+                v == "passed" for v in results.values()):
+            session.exitstatus = pytest.ExitCode.OK  # every lesson passed before and nothing changed
         data = {
             "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "total": len(self.lessons),
@@ -271,6 +325,9 @@ class LearnPlugin:
             "only": sorted(self.only),
             # every lesson of this run passed and more follow: `workbook watch` reruns at once
             "more": self._upcoming(results) is not None,
+            # what each passed lesson depended on, so the next run can skip it while unchanged
+            "fingerprints": {name: self.fingerprints[name] for name, state in results.items()
+                             if state == "passed" and name in getattr(self, "fingerprints", {})},
             # a --impl run must never load the reference package: the meta check reads this
             "reference_impl_loaded": sorted(m for m in sys.modules
                                             if m == "reference_impl" or m.startswith("reference_impl.")),
