@@ -70,7 +70,9 @@ def claims(session, torch):
     session.install("--no-compile", *where, *packages, env=env)
     # The same pip settings, and torch named again: a dependency (captum) must not replace it
     # (the machine's pip config caps torch, which would silently downgrade a newer release).
-    session.install("--no-compile", *where, f"torch=={torch}", *test_deps(), env=env)
+    pin = pathlib.Path(session.create_tmp()) / "torch-pin.txt"
+    pin.write_text(f"torch=={torch}\n", encoding="utf-8")
+    session.install("--no-compile", "-c", str(pin), *test_deps(), env=env)
     session.run("python", "-c", f"import torch; v = torch.__version__.split('+')[0]; "
                 f"assert v == '{torch}', f'torch {{v}} installed instead of {torch}'")
     REPORTS.mkdir(parents=True, exist_ok=True)
