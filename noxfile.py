@@ -61,28 +61,28 @@ def claims(session, torch):
     if report.exists() and not os.environ.get("TORCHCLAIMS_MATRIX_FORCE"):
         session.skip(f"torch {torch}: already measured ({report}); TORCHCLAIMS_MATRIX_FORCE=1 measures it again")
     start = time.monotonic()
-    env = {} if torch in LOCAL else {"PIP_CONFIG_FILE": os.devnull}
-    packages = [f"torch=={torch}"] + ([f"torchvision=={TORCH[torch]}"] if TORCH[torch] else [])
-    packages.append("numpy<2" if torch in NUMPY_1 else "numpy")
-    house = pathlib.Path(os.environ.get("TORCHCLAIMS_WHEELHOUSE", "/nonexistent")) / torch
-    where = ["--no-index", "--find-links", str(house)] if house.is_dir() else []
-    # --no-compile: byte-compiling torch's thousands of files costs minutes on 2 cores
-    session.install("--no-compile", *where, *packages, env=env)
-    # The same pip settings, and torch named again: a dependency (captum) must not replace it
-    # (the machine's pip config caps torch, which would silently downgrade a newer release).
-    pin = pathlib.Path(session.create_tmp()) / "torch-pin.txt"
-    pin.write_text(f"torch=={torch}\n", encoding="utf-8")
-    session.install("--no-compile", "-c", str(pin), *test_deps(), env=env)
-    session.run("python", "-c", f"import torch; v = torch.__version__.split('+')[0]; "
-                f"assert v == '{torch}', f'torch {{v}} installed instead of {torch}'")
-    REPORTS.mkdir(parents=True, exist_ok=True)
-    # The quick run plus the compile specs; slow and distributed specs (data workers, DDP) take
-    # 40% of the time and are left out: TORCHCLAIMS_MATRIX_ARGS="--full -n 2" includes them.
-    args = shlex.split(os.environ.get("TORCHCLAIMS_MATRIX_ARGS", DEFAULT_ARGS))
-    size = _venv_mb(session.virtualenv.location)
-    try:
+    try:  # the venv (5 to 7 GB) goes, whatever happens
+        env = {} if torch in LOCAL else {"PIP_CONFIG_FILE": os.devnull}
+        packages = [f"torch=={torch}"] + ([f"torchvision=={TORCH[torch]}"] if TORCH[torch] else [])
+        packages.append("numpy<2" if torch in NUMPY_1 else "numpy")
+        house = pathlib.Path(os.environ.get("TORCHCLAIMS_WHEELHOUSE", "/nonexistent")) / torch
+        where = ["--no-index", "--find-links", str(house)] if house.is_dir() else []
+        # --no-compile: byte-compiling torch's thousands of files costs minutes on 2 cores
+        session.install("--no-compile", *where, *packages, env=env)
+        # The same pip settings, and torch named again: a dependency (captum) must not replace it
+        # (the machine's pip config caps torch, which would silently downgrade a newer release).
+        pin = pathlib.Path(session.create_tmp()) / "torch-pin.txt"
+        pin.write_text(f"torch=={torch}\n", encoding="utf-8")
+        session.install("--no-compile", "-c", str(pin), *test_deps(), env=env)
+        session.run("python", "-c", f"import torch; v = torch.__version__.split('+')[0]; "
+                    f"assert v == '{torch}', f'torch {{v}} installed instead of {torch}'")
+        REPORTS.mkdir(parents=True, exist_ok=True)
+        # The quick run plus the compile specs; slow and distributed specs (data workers, DDP) take
+        # 40% of the time and are left out: TORCHCLAIMS_MATRIX_ARGS="--full -n 2" includes them.
+        args = shlex.split(os.environ.get("TORCHCLAIMS_MATRIX_ARGS", DEFAULT_ARGS))
+        size = _venv_mb(session.virtualenv.location)
         session.run("python", "-m", "pytest", "specs/", *args, "-q", "-p", "no:cacheprovider",
-                           "-p", "no:randomly", "--claims-report", str(report), success_codes=[0, 1])
+                    "-p", "no:randomly", "--claims-report", str(report), success_codes=[0, 1])
     finally:
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)
     seconds = time.monotonic() - start
