@@ -223,7 +223,7 @@ def test_reference_strip_keeps_values_and_metadata(ref):
 @pytest.mark.claim("devices.ddp-needs-process-group")
 def test_ddp_without_process_group_raises_has_not_been_initialized():
     """Material: RuntimeError 'Default process group is not initialized'.
-    True on every release: the message says 'has not been initialized' (RuntimeError up to 2.0)."""
+    True on every release: the message says "has not been initialized" (a RuntimeError up to 2.1)."""
     import torch.distributed as dist
     if not dist.is_available():
         pytest.skip("torch.distributed is not built in")
@@ -233,7 +233,7 @@ def test_ddp_without_process_group_raises_has_not_been_initialized():
 
 
 @pytest.mark.claim("devices.ddp-needs-process-group")
-@pytest.mark.needs_torch(">=2.1", reason="up to 2.0 the error is a RuntimeError; it is a ValueError on 2.1 and later")
+@pytest.mark.needs_torch(">=2.2", reason="up to 2.1 the error is a RuntimeError (measured on 2.1.2); 2.2 raises ValueError (distributed_c10d.py of the 2.2.2 wheel)")
 def test_ddp_without_process_group_raises_value_error():
     """Material: RuntimeError 'Default process group is not initialized'.
     True on recent releases: the type is ValueError, not RuntimeError."""
