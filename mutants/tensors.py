@@ -103,6 +103,20 @@ def zeros_like_copies_requires_grad():
     torch.zeros_like = zeros_like
 
 
+@fault("tensors.zeros-like-inherits")
+def zeros_like_channels_last_ones():
+    """torch.zeros_like of a channels_last tensor returns ones: right shape, dtype and layout, wrong values."""
+    original = torch.zeros_like
+
+    def zeros_like(t, *args, **kwargs):
+        out = original(t, *args, **kwargs)
+        if t.dim() == 4 and t.is_contiguous(memory_format=torch.channels_last) and not t.is_contiguous():
+            with torch.no_grad():
+                out.fill_(1)
+        return out
+    torch.zeros_like = zeros_like
+
+
 @fault("tensors.arange-float-count")
 def arange_floor_plus_one():
     """torch.arange returns floor((end - start) / step) + 1 elements (the material's formula)."""
@@ -123,11 +137,25 @@ def float_conversion_returns_copy_always():
     torch.Tensor.float = lambda self, *a, **k: original(self, *a, **k).clone()
 
 
-@fault("tensors.broadcast-stride-zero", "tensors.broadcast-example")
+@fault("tensors.broadcast-stride-zero")
 def expand_materializes():
     """Tensor.expand copies the data out instead of using stride 0."""
     original = torch.Tensor.expand
     torch.Tensor.expand = lambda self, *sizes, **k: original(self, *sizes, **k).contiguous()
+
+
+@fault("tensors.broadcast-example")
+def tensor_add_aligns_left():
+    """Tensor + Tensor pads the shorter shape with 1s on the right: (3, 1) + (4,) becomes (3, 1) + (4, 1) and raises."""
+    original = torch.Tensor.__add__
+
+    def add(self, other):
+        if isinstance(other, torch.Tensor) and other.dim() != self.dim():
+            short, ndim = (other, self.dim()) if other.dim() < self.dim() else (self, other.dim())
+            padded = short.reshape(*short.shape, *([1] * (ndim - short.dim())))
+            return original(self, padded) if short is other else original(padded, other)
+        return original(self, other)
+    torch.Tensor.__add__ = add
 
 
 # --- faults in the reference helpers ----------------------------------------------------
