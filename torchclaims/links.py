@@ -57,10 +57,10 @@ def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]
     module_marks = []
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
-            module_marks = _claim_calls(node.value)
+            module_marks = claim_calls(node.value)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            marks = module_marks + [m for d in node.decorator_list for m in _claim_calls(d)]
+            marks = module_marks + [m for d in node.decorator_list for m in claim_calls(d)]
             for cid, as_written in marks:
                 links.setdefault(cid, []).append((f"{name}::{node.name}", as_written))
     return links
@@ -75,7 +75,8 @@ def spec_links(specs_dir: pathlib.Path, root: pathlib.Path) -> dict[str, list[tu
     return links
 
 
-def _claim_calls(node) -> list[tuple[str, bool]]:
+def claim_calls(node) -> list[tuple[str, bool]]:
+    """(claim id, as_written) of each ``claim(...)`` call inside an AST node (a decorator, a pytestmark)."""
     found = []
     for call in ast.walk(node):
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "claim"

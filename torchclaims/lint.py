@@ -368,7 +368,7 @@ def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]
                  and n.name.startswith("test")]
         for func in funcs:
             for deco in func.decorator_list:
-                for cid, as_written in links._claim_calls(deco):
+                for cid, as_written in links.claim_calls(deco):
                     if not as_written:
                         out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _gpu_guarded(func, tree)
     return out

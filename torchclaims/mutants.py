@@ -28,6 +28,7 @@ import pathlib
 from typing import Callable, Iterable, Mapping
 
 from .catalog import ROOT
+from .links import claim_marks
 
 MUTANTS_DIR = ROOT / "mutants"
 
@@ -119,12 +120,7 @@ RED_CLAIMS_ENV = "TORCHCLAIMS_RED_CLAIMS"
 
 
 def _claims_of(item) -> set[str]:
-    try:
-        from .links import claim_marks
-        return {link.claim for link in claim_marks(item)}
-    except ImportError:  # before torchclaims.links existed, the plugin read the markers
-        from .plugin import claim_marks
-        return {mark[0] for mark in claim_marks(item)}
+    return {link.claim for link in claim_marks(item)}
 
 
 _state: dict = {}  # session, red claims, wanted claims: set only in a runner's pytest run

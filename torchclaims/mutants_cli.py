@@ -17,7 +17,8 @@ import tempfile
 import time
 
 from . import catalog, mutants
-from .cli import UsageError, _Parser, file_links
+from .errors import Parser as _Parser, UsageError
+from .links import file_links
 
 SPECS_DIR = catalog.ROOT / "specs"
 
