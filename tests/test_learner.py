@@ -9,10 +9,15 @@ import sys
 import types
 
 import pytest
+# All of rich the scoreboard uses, imported here once: pytester's in-process runs drop the
+# modules a run imported, and a rich half re-imported mixes two Style classes.
+import rich.box
+import rich.console
+import rich.markup
+import rich.table
 from rich.cells import cell_len
 
 from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
-from torchclaims.outcomes import TestResult
 
 from .test_plugin import CATALOG, SPECS, run
 
@@ -69,15 +74,15 @@ def _tests_for(claim, i):
     """What a green quick run on a CPU reports for ``claim``: its specs held (as-written ones
     failed as declared), GPU claims skipped, some compile specs skipped as heavy."""
     if claim.verdict == "gpu-only":
-        return [TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped", "needs CUDA: no GPU on this machine")]
+        return [outcomes.TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped", "needs CUDA: no GPU on this machine")]
     if claim.verdict == "not-checkable":
         return []
     if claim.topic == "compile" and i % 2:
-        return [TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped",
+        return [outcomes.TestResult(f"specs/x.py::t{i}", False, "skipped", "skipped",
                            "compile spec: skipped by the quick run (use --full or -m compile)")]
-    truth = TestResult(f"specs/x.py::t{i}", False, "passed", "held")
+    truth = outcomes.TestResult(f"specs/x.py::t{i}", False, "passed", "held")
     if claim.verdict in ("refuted", "partly", "version-dependent"):
-        return [truth, TestResult(f"specs/x.py::w{i}", True, "xfailed", "failed")]
+        return [truth, outcomes.TestResult(f"specs/x.py::w{i}", True, "xfailed", "failed")]
     return [truth]
 
 

@@ -31,15 +31,16 @@ def _text(lang: str) -> dict[str, str]:
 
 
 def _quick_hypothesis() -> None:
-    """No shrinking in learn mode: a stub fails on every example, and shrinking each of
-    dozens of parametrized property specs would take minutes for no insight."""
+    """No shrinking, explaining or example database in learn mode: a stub fails on every
+    example, and shrinking each of dozens of parametrized property specs would take minutes
+    for no insight."""
     try:
         from hypothesis import Phase, settings
     except ImportError:
         return
     base = settings.default
-    settings.register_profile("torchclaims-learn", parent=base,
-                              phases=[p for p in base.phases if p is not Phase.shrink])
+    settings.register_profile("torchclaims-learn", parent=base, database=None,
+                              phases=[p for p in base.phases if p not in (Phase.shrink, Phase.explain)])
     settings.load_profile("torchclaims-learn")
 
 
