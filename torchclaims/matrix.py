@@ -237,7 +237,7 @@ function render(){
         + `title="${esc(cell.reason)}">${esc(SYM[cell.material || ''])}${cell.note ? '<sup>' + cell.note + '</sup>' : ''}</td>`).join('')
       + `</tr><tr class="detail" hidden><td colspan="${3 + D.versions.length}">`
       + `<b>${T.says}:</b> ${esc(c['says_' + lang] || '')}<br><b>${T.truth}:</b> ${esc(c['truth_' + lang] || '')}`
-      + `<br><b>${T.source}:</b> ${esc(c.source || '')}</td></tr>`;
+      + `<br><b>${T.source}:</b> ${esc(c['source_' + lang] || '')}</td></tr>`;
   }
   $('rows').innerHTML = html;
   $('count').textContent = T.shown.replace('{n}', shown).replace('{total}', D.rows.length);
@@ -269,7 +269,8 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None) -> 
     texts = {}
     for cid, c in (claims or {}).items():
         texts[cid] = {"says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,
-                      "source": c.source_text}
+                      "source_en": c.source_labels("en", with_file=True),
+                      "source_zh": c.source_labels("zh", with_file=True)}
     payload = {"versions": cols, "rows": data["rows"], "claims": texts, "text": TEXT,
                "symbols": {("" if k is None else k): v for k, v in SYMBOL.items()}}
     topics = sorted({row["topic"] for row in data["rows"]})
