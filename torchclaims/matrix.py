@@ -161,6 +161,16 @@ def summary_lines(data: dict) -> list[str]:
     ]
 
 
+def _selection(report: dict) -> str:
+    """Which specs the run selected, in a few words (from its pytest arguments)."""
+    argv = report.get("argv") or []
+    if "--full" in argv:
+        return "all (--full)"
+    if "-m" in argv:
+        return f"quick + -m '{argv[argv.index('-m') + 1]}'"
+    return "quick run"
+
+
 def _stable(row) -> str | None:
     values = {c["material"] for c in row["cells"] if c["material"] in MEASURED}
     return values.pop() if len(values) == 1 else (None if not values else "changed")
@@ -182,8 +192,9 @@ def render_markdown(reports: list[dict], data: dict, claims: dict | None = None)
     out += ["", "## The table", "", LEGEND, ""]
     out.append("| runs | " + " | ".join(cols) + " |")
     out.append("|---|" + "---|" * len(cols))
-    for key in ("torchvision", "python", "device"):
+    for key in ("torchvision", "python", "device", "commit"):
         out.append(f"| {key} | " + " | ".join(str(r.get(key) or "none") for r in reports) + " |")
+    out.append("| specs run | " + " | ".join(_selection(r) for r in reports) + " |")
     for value in ("right", "wrong", "partly", "not-applicable", "skipped", "broken", "contradiction"):
         out.append(f"| {SYMBOL[value]} {value} | " + " | ".join(str(c[value]) for c in data["counts"]) + " |")
     out.append("")
