@@ -19,7 +19,7 @@ from rich.cells import cell_len
 
 from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
 
-from .test_plugin import CATALOG, SPECS, run
+from .test_plugin import CATALOG, SPECS, run, scratch  # noqa: F401  (scratch: the shared fixture)
 
 ROOT = catalog.ROOT
 
@@ -143,15 +143,6 @@ def test_a_run_at_80_columns_ends_with_a_scoreboard_that_fits(pytester, monkeypa
 
 
 # ---------------------------------------------------------------- one clear line for bad input
-
-@pytest.fixture
-def scratch(pytester, monkeypatch):
-    claims = pytester.mkdir("claims")
-    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
-    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
-    pytester.makepyfile(test_specs=SPECS)
-    return pytester
-
 
 def test_a_report_path_that_is_a_folder_is_refused_before_the_run(scratch):
     (scratch.path / "reports").mkdir()
