@@ -9,6 +9,16 @@ What shapes a timing goes into the JSON: the torch build and threads (machine_in
 load average before and after the whole run (machine_info) and around each benchmark
 (extra_info ``load_before`` / ``load_after``); the report warns when it was 0.5 or more.
 
+The 1-minute load average at the end of the run still holds this run's own process (it
+decays with a time constant of 60 s), so "after" is read once the run is over and the load
+has settled: the suite waits, up to ``TORCHCLAIMS_BENCH_SETTLE_S`` seconds (default 150),
+for it to fall below 0.5, and records the load at the end (``load_at_end``), the settled one
+(``load_after``) and the wait (``settle_s``). Another process still running keeps the load up,
+so the wait ends at its limit and the report warns. Independent of the load average, the CPU
+time other processes used during the run is measured directly (``others_cpu_cores``: the
+machine's busy time from ``/proc/stat`` minus this process's and its children's, over the
+wall time), which catches a neighbour that came and went between the two readings.
+
 Each claim-measuring benchmark carries ``@pytest.mark.claim("topic.slug")`` (the plugin
 checks the id against the catalog at collection, and ``--claim ID`` selects it); the rows it
 records in ``extra_info`` must name only claims it is marked with.
@@ -22,10 +32,53 @@ import pytest
 
 _STARTED = time.monotonic()
 _LOAD_BEFORE = None
+_CPU_BEFORE = None
+QUIET_LOAD = 0.5   # the report's BUSY_LOAD
 
 
 def _load():
     return list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+
+
+def _machine_busy_s():
+    """Seconds of CPU the whole machine spent busy since boot (Linux ``/proc/stat``), or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_s():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _cpu_reading():
+    busy = _machine_busy_s()
+    return None if busy is None else (time.monotonic(), busy, _own_cpu_s())
+
+
+def _others_cpu_cores(start, end):
+    """Average number of cores other processes kept busy between two readings."""
+    if start is None or end is None or end[0] <= start[0]:
+        return None
+    others = (end[1] - start[1]) - (end[2] - start[2])
+    return round(max(others, 0.0) / (end[0] - start[0]), 3)
+
+
+def _settled_load(limit_s):
+    """Wait (at most limit_s) for the 1-minute load to fall below QUIET_LOAD; return it and the wait."""
+    start = time.monotonic()
+    load = _load()
+    while load is not None and load[0] >= QUIET_LOAD and time.monotonic() - start < limit_s:
+        time.sleep(5)
+        load = _load()
+    return load, round(time.monotonic() - start, 1)
 
 
 def pytest_configure(config):
@@ -34,7 +87,9 @@ def pytest_configure(config):
         raise pytest.UsageError(
             "benchmarks must not run under xdist (workers share the CPU and distort every timing): "
             "drop -n and pass -p no:xdist")
+    global _CPU_BEFORE
     _LOAD_BEFORE = _load()
+    _CPU_BEFORE = _cpu_reading()
 
 
 def pytest_collect_file(file_path, parent):
@@ -44,8 +99,6 @@ def pytest_collect_file(file_path, parent):
             and not parent.session.isinitpath(file_path)):
         return pytest.Module.from_parent(parent, path=file_path)
     return None
-
-
 
 
 def _row_claims(extra: dict) -> list[str]:
@@ -76,6 +129,11 @@ def pytest_benchmark_update_machine_info(config, machine_info):
     import torch
 
     from benchkit import SMOKE, ROUNDS
+    cpu_end = _cpu_reading()
+    wall_s = round(time.monotonic() - _STARTED, 1)
+    load_at_end = _load()
+    settle_limit = float(os.environ.get("TORCHCLAIMS_BENCH_SETTLE_S", "150"))
+    load_after, settle_s = _settled_load(0 if SMOKE else settle_limit)
     try:
         import torchvision
         torchvision_version = torchvision.__version__
@@ -90,8 +148,11 @@ def pytest_benchmark_update_machine_info(config, machine_info):
         "cuda_version": torch.version.cuda,
         # Other processes on a small machine distort timings: the report prints both and warns.
         "load_before": _LOAD_BEFORE,
-        "load_after": _load(),
-        "suite_wall_s": round(time.monotonic() - _STARTED, 1),
+        "load_at_end": load_at_end,
+        "load_after": load_after,
+        "settle_s": settle_s,
+        "others_cpu_cores": _others_cpu_cores(_CPU_BEFORE, cpu_end),
+        "suite_wall_s": wall_s,
         "rounds": ROUNDS,
         "smoke": SMOKE,
         "command": "pytest " + " ".join(shlex.quote(a) for a in sys.argv[1:]),

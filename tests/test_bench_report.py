@@ -247,6 +247,49 @@ def test_the_load_is_reported_and_a_busy_machine_is_warned_about(tmp_path):
     assert "load average was not recorded" in br.render_markdown(unknown, tmp_path / "r.json", None, claims={})
 
 
+
+def test_other_processes_competing_during_the_run_are_warned_about_even_at_low_load(tmp_path):
+    data = _results([_pair(2.0)], load=(0.1, 0.2, 0.3))
+    data["machine_info"]["torch"].update(others_cpu_cores=0.8, load_at_end=[1.2, 0.9, 0.5], settle_s=65.0)
+    text = br.render_markdown(data, tmp_path / "r.json", None, claims={})
+    assert "other processes used the CPU during the run" in text and "0.80 cores" in text
+    assert "| load average (1, 5, 15 min) at the end of the run (still holding the run's own process) | 1.20" in text
+    assert "65 s after the end" in text
+    data["machine_info"]["torch"]["others_cpu_cores"] = 0.03
+    assert "other processes used the CPU" not in br.render_markdown(data, tmp_path / "r.json", None, claims={})
+
+
+def _bench_conftest():
+    import importlib.util
+    path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("bench_conftest_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cpu_of_other_processes_is_the_machines_busy_time_minus_this_runs_own():
+    conf = _bench_conftest()
+    # 100 s of wall time; the machine was busy 130 s, 110 of them this process and its children.
+    assert conf._others_cpu_cores((0.0, 1000.0, 50.0), (100.0, 1130.0, 160.0)) == 0.2
+    assert conf._others_cpu_cores((0.0, 1000.0, 50.0), (100.0, 1100.0, 160.0)) == 0.0  # clock granularity
+    assert conf._others_cpu_cores(None, (100.0, 1.0, 1.0)) is None
+    if conf._machine_busy_s() is not None:
+        start = conf._cpu_reading()
+        sum(i * i for i in range(2_000_000))
+        assert conf._others_cpu_cores(start, conf._cpu_reading()) is not None
+
+
+def test_the_settled_load_stops_waiting_at_its_limit(monkeypatch):
+    conf = _bench_conftest()
+    readings = iter([[0.9, 0.5, 0.4], [0.6, 0.5, 0.4], [0.3, 0.4, 0.4]])
+    monkeypatch.setattr(conf, "_load", lambda: next(readings))
+    monkeypatch.setattr(conf.time, "sleep", lambda s: None)
+    load, waited = conf._settled_load(60)
+    assert load == [0.3, 0.4, 0.4] and waited >= 0
+    monkeypatch.setattr(conf, "_load", lambda: [2.0, 2.0, 2.0])
+    assert conf._settled_load(0)[0] == [2.0, 2.0, 2.0]
+
 # ------------------------------------------------------------------ the chart
 
 def test_the_chart_has_one_panel_per_kind_of_quantity_with_intervals(tmp_path):

@@ -51,6 +51,7 @@ DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
 NOISY_REL_IQR = 0.10      # torch.utils.benchmark.Measurement warns above the same spread
 BUSY_LOAD = 0.5           # load average at or above which the report warns
+BUSY_OTHERS = 0.25        # cores other processes kept busy on average, at or above which it warns
 BOOTSTRAP_RESAMPLES = 4000
 STATS = ("speedup", "ratio", "saving", "overhead")
 NO_EFFECT = {"speedup": 1.0, "ratio": 1.0, "saving": 0.0, "overhead": 0.0}
@@ -463,12 +464,17 @@ def load_warnings(data: dict) -> list[str]:
     if not before and not after:
         return ["> **Warning:** the load average was not recorded; the noise of this run is unknown."]
     worst = max(x for pair in (before or [], after or []) for x in pair[:1]) if (before or after) else 0.0
+    others = _number(info.get("others_cpu_cores"))
     out = []
     if worst >= BUSY_LOAD:
         out.append(f"> **Warning: the machine was busy** (1-minute load average {worst:.2f} >= {BUSY_LOAD} "
                    "before or after the run). Other processes share the CPU, so timings are slower and "
                    "noisier than on a quiet machine; rows measured under load are marked †. Rerun on a quiet "
                    "machine before drawing conclusions.")
+    if others is not None and others >= BUSY_OTHERS:
+        out.append(f"> **Warning: other processes used the CPU during the run** ({others:.2f} cores on "
+                   f"average, >= {BUSY_OTHERS}). They competed with the benchmarks even if the load was low "
+                   "at both ends; rerun on a quiet machine before drawing conclusions.")
     if info.get("smoke"):
         out.append("> **Warning: smoke run** (TORCHCLAIMS_BENCH_SMOKE=1): few rounds and reduced sizes, to prove "
                    "the benchmarks work. Its verdicts are not results.")
@@ -506,8 +512,16 @@ def header_lines(data: dict, source: pathlib.Path) -> list[str]:
         if torch_info.get("load_before"):
             lines.append(f"| load average (1, 5, 15 min) before the run | {_load_text(torch_info['load_before'])} |")
         after = torch_info.get("load_after") or torch_info.get("load_average")
+        if torch_info.get("load_at_end"):
+            lines.append(f"| load average (1, 5, 15 min) at the end of the run (still holding the run's own process) "
+                         f"| {_load_text(torch_info['load_at_end'])} |")
         if after:
-            lines.append(f"| load average (1, 5, 15 min) after the run | {_load_text(after)} |")
+            settled = (f" ({torch_info['settle_s']:.0f} s after the end, once the run's own load had decayed)"
+                       if torch_info.get("settle_s") is not None else "")
+            lines.append(f"| load average (1, 5, 15 min) after the run{settled} | {_load_text(after)} |")
+        if _number(torch_info.get("others_cpu_cores")) is not None:
+            lines.append(f"| CPU used by other processes during the run (/proc/stat minus this run's own) "
+                         f"| {torch_info['others_cpu_cores']:.2f} cores on average |")
         if torch_info.get("rounds"):
             lines.append(f"| interleaved rounds per comparison (TORCHCLAIMS_BENCH_ROUNDS) | {_cell(torch_info['rounds'])} "
                          "(data loaders at most 15, resident memory at most 9) |")
