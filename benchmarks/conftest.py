@@ -7,7 +7,9 @@ Run the suite on a quiet machine (load average below 0.5) as::
 
 What shapes a timing goes into the JSON: the torch build and threads (machine_info), the
 load average before and after the whole run (machine_info) and around each benchmark
-(extra_info ``load_before`` / ``load_after``); the report warns when it was 0.5 or more.
+(extra_info ``load_before`` / ``load_after``, and the CPU other processes took,
+``others_cpu_cores``); the report warns when the load was 0.5 or more at either end of the
+run, and marks a row whose benchmark competed with other processes for a quarter of a core.
 
 The 1-minute load average at the end of the run still holds this run's own process (it
 decays with a time constant of 60 s), so "after" is read once the run is over and the load
@@ -108,15 +110,21 @@ def _row_claims(extra: dict) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def _load_and_claim_links(request):
-    """Record the load around each benchmark; check its rows against its claim markers."""
+    """Record the load and the CPU other processes took around each benchmark; check its rows
+    against its claim markers."""
     before = _load()
+    cpu_before = _cpu_reading()
     yield
+    cpu_after = _cpu_reading()
     bench = request.node.funcargs.get("benchmark")
     if bench is None or not hasattr(bench, "extra_info"):
         return
     if before is not None:
         bench.extra_info["load_before"] = round(before[0], 2)
         bench.extra_info["load_after"] = round(_load()[0], 2)
+    others = _others_cpu_cores(cpu_before, cpu_after)
+    if others is not None:
+        bench.extra_info["others_cpu_cores"] = others
     marked = {m.args[0] for m in request.node.iter_markers("claim") if m.args}
     unmarked = sorted(set(_row_claims(bench.extra_info)) - marked)
     if unmarked:

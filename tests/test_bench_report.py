@@ -259,6 +259,17 @@ def test_other_processes_competing_during_the_run_are_warned_about_even_at_low_l
     assert "other processes used the CPU" not in br.render_markdown(data, tmp_path / "r.json", None, claims={})
 
 
+
+def test_a_row_is_marked_by_the_cpu_others_took_during_it_not_by_the_runs_own_load(tmp_path):
+    data = _results([_pair(2.0)], load=(0.1, 0.2, 0.3))
+    extra = data["benchmarks"][0]["extra_info"]
+    extra.update(load_before=1.4, load_after=1.5, others_cpu_cores=0.02)  # the run's own load only
+    assert not any(r.busy for r in br.build_rows(data))
+    extra["others_cpu_cores"] = 0.6
+    assert all(r.busy for r in br.build_rows(data))
+    del extra["others_cpu_cores"]  # older results: the load average is all there is
+    assert all(r.busy for r in br.build_rows(data))
+
 def _bench_conftest():
     import importlib.util
     path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "conftest.py"

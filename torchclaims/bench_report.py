@@ -372,7 +372,7 @@ class Row:
     verdict: Verdict | None          # None for context rows
     context: str | None              # why it is context
     primary: bool                    # the benchmark's own extra_info (details are shown once)
-    busy: bool                       # load average >= BUSY_LOAD around this benchmark
+    busy: bool                       # other processes took >= BUSY_OTHERS cores during this benchmark
 
 
 def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
@@ -384,8 +384,12 @@ def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
         extra = bench.get("extra_info") or {}
         more = extra.get("more") if isinstance(extra.get("more"), list) else []
         entries = ([extra] if "claim" in extra else []) + [m for m in more if isinstance(m, dict) and "claim" in m]
-        loads = [x for x in (_number(extra.get("load_before")), _number(extra.get("load_after"))) if x is not None]
-        busy = any(x >= BUSY_LOAD for x in loads)
+        others = _number(extra.get("others_cpu_cores"))
+        if others is not None:  # measured directly: the CPU other processes took during this benchmark
+            busy = others >= BUSY_OTHERS
+        else:  # older results: the load average around it (which also counts the run itself)
+            loads = [x for x in (_number(extra.get("load_before")), _number(extra.get("load_after"))) if x is not None]
+            busy = any(x >= BUSY_LOAD for x in loads)
         for entry in entries:
             cid = str(entry["claim"])
             fig = figure_of(entry)
@@ -469,7 +473,7 @@ def load_warnings(data: dict) -> list[str]:
     if worst >= BUSY_LOAD:
         out.append(f"> **Warning: the machine was busy** (1-minute load average {worst:.2f} >= {BUSY_LOAD} "
                    "before or after the run). Other processes share the CPU, so timings are slower and "
-                   "noisier than on a quiet machine; rows measured under load are marked †. Rerun on a quiet "
+                   "noisier than on a quiet machine; rows that competed with other processes are marked †. Rerun on a quiet "
                    "machine before drawing conclusions.")
     if others is not None and others >= BUSY_OTHERS:
         out.append(f"> **Warning: other processes used the CPU during the run** ({others:.2f} cores on "
@@ -576,7 +580,7 @@ def _details(rows: list[Row]) -> list[str]:
     for row in rows:
         extra = row.entry
         others = {k: v for k, v in extra.items()
-                  if k not in ROW_KEYS and k not in ("load_before", "load_after")} if row.primary else {}
+                  if k not in ROW_KEYS and k not in ("load_before", "load_after", "others_cpu_cores")} if row.primary else {}
         if others or extra.get("note"):
             text = "; ".join(f"{k} = {_fmt(v) if not isinstance(v, (dict, list)) else json.dumps(v)}"
                              for k, v in others.items())
@@ -693,7 +697,8 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             out.append(f"| `{claim.id}` | {claim.verdict} | `{_cell(claim.measure)}` | {why} |")
         out.append("")
     out += ["## All benchmarks (pytest-benchmark statistics of the timed step)", "",
-            "| benchmark | median | IQR | min | rounds | load before, after | claims |", "|---|---|---|---|---|---|---|"]
+            "| benchmark | median | IQR | min | rounds | load before, after | others' CPU (cores) | claims |",
+            "|---|---|---|---|---|---|---|---|"]
     for bench in sorted(data["benchmarks"], key=_short_name):
         stats, extra = bench["stats"], bench.get("extra_info") or {}
         ids = list(dict.fromkeys(r.claim_id for r in rows if r.bench is bench))
@@ -704,11 +709,12 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             _seconds(stats["min"]) if _number(stats.get("min")) is not None else "–",
             str(stats.get("rounds", "–")),
             ", ".join(_fmt(extra.get(k)) for k in ("load_before", "load_after")),
+            _fmt(extra.get("others_cpu_cores")) if extra.get("others_cpu_cores") is not None else "",
             ", ".join(f"`{i}`" for i in ids),
         ]) + " |")
     total = sum(_number(b["stats"].get("total")) or 0.0 for b in data["benchmarks"])
-    out += ["", f"{len(data['benchmarks'])} benchmarks; † = measured while the 1-minute load average was "
-            f">= {BUSY_LOAD}; time inside pytest-benchmark's timed rounds: {total:.1f} s. "
+    out += ["", f"{len(data['benchmarks'])} benchmarks; † = other processes took at least {BUSY_OTHERS} cores "
+            f"while it ran (in older results without that figure: the 1-minute load average was >= {BUSY_LOAD}); time inside pytest-benchmark's timed rounds: {total:.1f} s. "
             f"Rendered {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC by "
             "`python -m torchclaims bench-report`.", ""]
     return "\n".join(out)
