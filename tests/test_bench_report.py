@@ -170,8 +170,8 @@ def test_a_plain_magnitude_is_judged_by_its_interval_inside_the_band():
 # ------------------------------------------------------------------ context rows and the rendered report
 
 class _Claim:
-    def __init__(self, cid, verdict="not-checkable", measure=None):
-        self.id, self.verdict, self.measure = cid, verdict, measure
+    def __init__(self, cid, verdict="not-checkable"):
+        self.id, self.verdict = cid, verdict
         self.says, self.source_text = f"what the material says about {cid}", "000_x.txt §5.3"
 
 
@@ -269,6 +269,21 @@ def test_a_row_is_marked_by_the_cpu_others_took_during_it_not_by_the_runs_own_lo
     assert all(r.busy for r in br.build_rows(data))
     del extra["others_cpu_cores"]  # older results: the load average is all there is
     assert all(r.busy for r in br.build_rows(data))
+
+
+def test_a_claim_whose_benchmark_did_not_run_is_listed_with_the_benchmark_its_marker_names(tmp_path):
+    claims = {"numerics.amp": _Claim("numerics.amp", "gpu-only"), "tensors.planted": _Claim("tensors.planted")}
+    text = br.render_markdown(_results([_pair(2.0)]), tmp_path / "r.json", None, claims=claims,
+                              benchmarks={"numerics.amp": ["bench_numerics.py::test_amp_training_speedup"]})
+    section = text.split("## Claims with a benchmark that did not run here")[1].split("## ")[0]
+    assert "| `numerics.amp` | gpu-only | `bench_numerics.py::test_amp_training_speedup` | needs CUDA |" in section
+    assert "tensors.planted" not in section
+
+
+def test_which_benchmark_measures_a_claim_is_read_from_its_claim_marker():
+    found = br.links.bench_links(br.catalog.ROOT / "benchmarks")
+    assert found["tensors.empty-faster-than-zeros"] == ["bench_tensors.py::test_empty_vs_zeros"]
+    assert all(cid in br.catalog.load() for cid in found)
 
 def _bench_conftest():
     import importlib.util

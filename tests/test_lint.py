@@ -158,9 +158,9 @@ def test_spec_findings_name_file_and_line(tmp_path):
 # ---------------------------------------------------------------- labels
 
 def claim(cid="tensors.x", verdict="not-checkable", truth="Not checkable: needs a download.",
-          truth_zh="无法检验：需要下载。", measure=None):
+          truth_zh="无法检验：需要下载。"):
     return catalog.Claim(id=cid, source=("000_9a03721c87560f23.txt §1",), topic=cid.split(".")[0],
-                         says="s", says_zh="说", verdict=verdict, truth=truth, truth_zh=truth_zh, measure=measure)
+                         says="s", says_zh="说", verdict=verdict, truth=truth, truth_zh=truth_zh)
 
 
 def project(tmp_path, spec="", bench=""):
@@ -179,19 +179,15 @@ def test_a_well_labelled_not_checkable_claim_passes(tmp_path):
     assert label_kinds([claim()], *project(tmp_path)) == []
 
 
-def test_a_not_checkable_claim_with_a_measure_field_is_found(tmp_path):
-    found = label_kinds([claim(measure="bench_x.py::test_speed")], *project(tmp_path))
-    assert found == ["measured-not-checkable"]
-
-
-@pytest.mark.parametrize("bench", [
-    'def test_b(benchmark):\n    benchmark.extra_info.update(claim="tensors.x", measured=1.0)\n',
-    'def test_b(benchmark):\n    benchmark.extra_info.update(claim="tensors.y", other_claims=["tensors.x"])\n',
-    'ROWS = {("a", "b"): 1}\ndef test_b(benchmark):\n    rows = [dict(claim="tensors.x")]\n',
-    'import pytest\n@pytest.mark.claim("tensors.x")\ndef test_b(benchmark):\n    pass\n',
-])
-def test_a_not_checkable_claim_that_a_benchmark_names_is_found(tmp_path, bench):
+def test_a_not_checkable_claim_that_a_benchmark_is_marked_with_is_found(tmp_path):
+    bench = 'import pytest\n@pytest.mark.claim("tensors.x")\ndef test_b(benchmark):\n    pass\n'
     assert label_kinds([claim()], *project(tmp_path, bench=bench)) == ["measured-not-checkable"]
+
+
+def test_only_the_claim_marker_links_a_benchmark_to_a_claim(tmp_path):
+    """Rows naming an unmarked claim fail the benchmark run itself (benchmarks/conftest.py)."""
+    bench = 'def test_b(benchmark):\n    benchmark.extra_info.update(claim="tensors.x", measured=1.0)\n'
+    assert label_kinds([claim()], *project(tmp_path, bench=bench)) == []
 
 
 @pytest.mark.parametrize("truth, truth_zh", [
@@ -270,14 +266,15 @@ def test_check_prints_a_planted_label_finding_and_fails(tmp_path):
     import subprocess
     import sys
     (tmp_path / "tensors.toml").write_text(
-        '[[claim]]\nid = "tensors.planted"\nsource = "000_9a03721c87560f23.txt §1"\ntopic = "tensors"\n'
-        'says = "s"\nsays_zh = "说"\nverdict = "not-checkable"\ntruth = "The material is wrong."\n'
-        'truth_zh = "资料说错了。"\nmeasure = "bench_tensors.py::test_empty_vs_zeros"\n', encoding="utf-8")
+        '[[claim]]\nid = "tensors.empty-faster-than-zeros"\nsource = "000_9a03721c87560f23.txt §1"\n'
+        'topic = "tensors"\nsays = "s"\nsays_zh = "说"\nverdict = "not-checkable"\ntruth = "The material is wrong."\n'
+        'truth_zh = "资料说错了。"\n', encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "torchclaims", "check", "--static"], capture_output=True,
                             text=True, cwd=catalog.ROOT, timeout=120,
                             env={**__import__("os").environ, "TORCHCLAIMS_CLAIMS_DIR": str(tmp_path)})
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert "claims/tensors.toml:2: measured-not-checkable: tensors.planted is not-checkable but measured by " \
-           "its measure field bench_tensors.py::test_empty_vs_zeros" in lines
-    assert any(line.startswith("claims/tensors.toml:2: not-checkable-without-reason: tensors.planted") for line in lines)
+    assert ("claims/tensors.toml:2: measured-not-checkable: tensors.empty-faster-than-zeros is not-checkable but "
+            "measured by benchmarks/bench_tensors.py::test_empty_vs_zeros") in lines, lines
+    assert any(line.startswith("claims/tensors.toml:2: not-checkable-without-reason: tensors.empty-faster-than-zeros")
+               for line in lines), lines

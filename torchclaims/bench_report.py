@@ -45,7 +45,7 @@ import sys
 import textwrap
 from fractions import Fraction
 
-from . import catalog
+from . import catalog, links
 
 DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
@@ -636,8 +636,11 @@ GPU_COMMAND = (".venv/bin/python -m pytest benchmarks/ -m gpu --benchmark-only -
                ".venv/bin/python -m torchclaims bench-report reports/bench/gpu.json -o reports/bench/gpu")
 
 
-def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims: dict | None = None) -> str:
+def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims: dict | None = None,
+                    benchmarks: dict[str, list[str]] | None = None) -> str:
+    """``benchmarks``: claim id -> the benchmarks marked with it (default: read from benchmarks/)."""
     claims = _catalog() if claims is None else claims
+    benchmarks = links.bench_links(catalog.ROOT / "benchmarks") if benchmarks is None else benchmarks
     rows = build_rows(data, claims)
     judged = [r for r in rows if r.verdict is not None]
     context = [r for r in rows if r.verdict is None]
@@ -688,13 +691,14 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
     for cid in sorted(ctx_by_claim):
         out += _claim_heading(cid, claims.get(cid)) + _context_table(ctx_by_claim[cid]) + _details(ctx_by_claim[cid])
     measured_ids = {r.claim_id for r in rows}
-    missing = [c for c in claims.values() if c.measure and c.id not in measured_ids]
+    missing = [c for c in claims.values() if c.id in benchmarks and c.id not in measured_ids]
     if missing:
         out += ["## Claims with a benchmark that did not run here", "",
                 "| claim | catalog | benchmark | why |", "|---|---|---|---|"]
         for claim in sorted(missing, key=lambda c: c.id):
             why = "needs CUDA" if claim.verdict == "gpu-only" else "not in this results file"
-            out.append(f"| `{claim.id}` | {claim.verdict} | `{_cell(claim.measure)}` | {why} |")
+            names = ", ".join(f"`{_cell(b)}`" for b in benchmarks[claim.id])
+            out.append(f"| `{claim.id}` | {claim.verdict} | {names} | {why} |")
         out.append("")
     out += ["## All benchmarks (pytest-benchmark statistics of the timed step)", "",
             "| benchmark | median | IQR | min | rounds | load before, after | others' CPU (cores) | claims |",

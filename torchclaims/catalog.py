@@ -123,8 +123,9 @@ REQUIRED = ("id", "source", "topic", "says", "says_zh", "verdict", "truth", "tru
 OPTIONAL = (
     "refs",      # list of citations (PyTorch docs, issues, source) backing the truth
     "versions",  # for version-dependent claims: the torch range where the material holds
-    "measure",   # for quantitative claims: the benchmark id that measures it
 )
+# Which benchmark measures a claim is not a catalog field: the benchmark's own ``claim``
+# marker says it (links.bench_links reads it).
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_RE = re.compile(r"^(?P<file>\S+\.txt) §(?P<section>\d+(?:\.\d+)*)$")
 
@@ -145,7 +146,6 @@ class Claim:
     truth_zh: str
     refs: tuple[str, ...] = ()
     versions: str | None = None
-    measure: str | None = None
 
     def text(self, field: str, lang: str = "en") -> str:
         """``says`` or ``truth`` in the requested language."""
@@ -254,7 +254,6 @@ def load(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:
                 truth_zh=entry["truth_zh"].strip(),
                 refs=tuple(entry.get("refs", ())),
                 versions=entry.get("versions"),
-                measure=entry.get("measure"),
             )
     if problems:
         raise CatalogError("\n".join(problems))

@@ -66,13 +66,19 @@ def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]
     return links
 
 
-def spec_links(specs_dir: pathlib.Path, root: pathlib.Path) -> dict[str, list[tuple[str, bool]]]:
+def spec_links(specs_dir: pathlib.Path, root: pathlib.Path, pattern: str = "test_*.py") -> dict[str, list[tuple[str, bool]]]:
     """Claim id -> [(spec name, as_written)] over every spec file of ``specs_dir`` (no import)."""
     links: dict[str, list[tuple[str, bool]]] = {}
-    for path in sorted(specs_dir.glob("test_*.py")):
+    for path in sorted(pathlib.Path(specs_dir).glob(pattern)):
         for cid, found in file_links(path, str(path.relative_to(root))).items():
             links.setdefault(cid, []).extend(found)
     return links
+
+
+def bench_links(bench_dir: pathlib.Path) -> dict[str, list[str]]:
+    """Claim id -> the benchmarks (``bench_<topic>.py::test_name``) whose ``claim`` marker names it."""
+    return {cid: [name for name, _ in found]
+            for cid, found in spec_links(bench_dir, pathlib.Path(bench_dir), "bench_*.py").items()}
 
 
 def claim_calls(node) -> list[tuple[str, bool]]:

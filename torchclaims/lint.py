@@ -314,25 +314,8 @@ def spec_findings(specs_dir: pathlib.Path = SPECS_DIR, root: pathlib.Path | None
 # ---------------------------------------------------------------- label lint
 
 def benchmarked_claims(bench_dir: pathlib.Path = BENCH_DIR) -> dict[str, str]:
-    """Claim id -> ``file:line`` of the benchmark that names it (``claim=``, ``other_claims=``,
-    a ``"claim": ...`` dict entry or a claim marker), read from ``benchmarks/*.py``."""
-    found: dict[str, str] = {}
-    for path in sorted(pathlib.Path(bench_dir).glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
-            values = []
-            if isinstance(node, ast.keyword) and node.arg in ("claim", "other_claims"):
-                values.append(node.value)
-            elif isinstance(node, ast.Dict):
-                values += [v for k, v in zip(node.keys, node.values)
-                           if isinstance(k, ast.Constant) and k.value in ("claim", "other_claims")]
-            elif isinstance(node, ast.Call) and _callee(node)[1] == "claim" and node.args:
-                values.append(node.args[0])
-            for value in values:
-                for leaf in ast.walk(value):
-                    if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str) and catalog.ID_RE.match(leaf.value):
-                        found.setdefault(leaf.value, f"{path.name}:{leaf.lineno}")
-    return found
+    """Claim id -> the first benchmark whose ``claim`` marker names it (links.bench_links)."""
+    return {cid: names[0] for cid, names in links.bench_links(bench_dir).items()}
 
 
 _NO_CUDA = re.compile(r"not\s+torch\.cuda\.is_available\(\)")
@@ -383,8 +366,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         if c.verdict == "not-checkable":
-            bench = (f"its measure field {c.measure}" if c.measure else
-                     f"benchmarks/{measured[c.id]}" if c.id in measured else None)
+            bench = f"benchmarks/{measured[c.id]}" if c.id in measured else None
             if bench:
                 findings.append(Finding(where, 0, "measured-not-checkable",
                                         f"{c.id} is not-checkable but measured by {bench}"))
