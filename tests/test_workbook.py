@@ -50,10 +50,95 @@ def test_manifest_has_25_to_40_lessons_with_known_claims_and_functions():
 def test_manifest_rejects_unknown_claim_and_function(tmp_path):
     bad = tmp_path / "lessons.toml"
     bad.write_text('[[lesson]]\nname = "x"\ntitle = "X"\ntitle_zh = "某课"\nfunctions = ["strides.nope"]\n'
-                   'claims = ["tensors.no-such-claim"]\nhint = "h"\nhint_zh = "提示"\n', encoding="utf-8")
+                   'claims = ["tensors.no-such-claim"]\nspecs = ["specs/test_tensors_reference.py::'
+                   'test_is_contiguous_matches_torch"]\nhint = "h"\nhint_zh = "提示"\n', encoding="utf-8")
     with pytest.raises(workbook.ManifestError) as err:
         workbook.load_lessons(bad)
     assert "tensors.no-such-claim" in str(err.value) and "nope" in str(err.value), str(err.value)
+
+
+def _one_lesson(specs, claims=("tensors.contiguous-makes-copy",), functions=("strides.is_contiguous",)) -> str:
+    return ('[[lesson]]\nname = "x"\ntitle = "X"\ntitle_zh = "某课"\n'
+            f"functions = {list(functions)!r}\nclaims = {list(claims)!r}\nspecs = {list(specs)!r}\n"
+            'hint = "h"\nhint_zh = "提示"\n').replace("'", '"')
+
+
+@pytest.mark.parametrize("specs, fragment", [
+    ([], "missing ['specs']"),
+    (["specs/test_tensors_reference.py"], "write specs/test_<topic>.py::test_name"),
+    (["specs/test_no_such_file.py::test_x"], "cannot read specs/test_no_such_file.py"),
+    (["specs/test_tensors_reference.py::test_no_such_spec"], "no test function 'test_no_such_spec'"),
+    (["specs/test_tensors_views.py::test_view_shares_storage_and_offset_with_its_base"],
+     "checks none of the lesson's claims by a truth spec"),
+    (["specs/test_tensors_reference.py::test_is_contiguous_matches_torch",
+      "specs/test_tensors_reference.py::test_is_contiguous_matches_torch"], "is already listed by lesson 1"),
+    (["specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major",
+      "specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major[x]"],
+     "is already listed by lesson 1"),
+], ids=["none", "no-test-name", "no-file", "no-function", "other-claim", "twice", "case-and-whole"])
+def test_manifest_rejects_a_spec_list_that_is_not_the_lessons_own(tmp_path, specs, fragment):
+    """Each lesson names its specs; each listed spec exists, checks one of its claims, once."""
+    bad = tmp_path / "lessons.toml"
+    bad.write_text(_one_lesson(specs), encoding="utf-8")
+    with pytest.raises(workbook.ManifestError) as err:
+        workbook.load_lessons(bad)
+    assert fragment in str(err.value), str(err.value)
+
+
+def test_the_listed_specs_are_checked_by_their_claim_links_not_their_names(tmp_path):
+    good = tmp_path / "lessons.toml"
+    good.write_text(_one_lesson(["specs/test_tensors_reference.py::test_is_contiguous_matches_torch"]), encoding="utf-8")
+    (lesson,) = workbook.load_lessons(good)
+    assert lesson.owns("specs/test_tensors_reference.py::test_is_contiguous_matches_torch")
+    assert lesson.owns("specs/test_tensors_reference.py::test_is_contiguous_matches_torch[case]")
+    assert not lesson.owns("specs/test_tensors_reference.py::test_is_contiguous_matches_torch_too")
+
+
+def _collect_learn(env_extra=None, *paths):
+    """``pytest --learn --collect-only`` over all the specs; returns the finished process."""
+    wb = pathlib.Path(tempfile.mkdtemp(prefix="torchclaims-collect-"))
+    try:
+        workbook.write_workbook(wb / "wb", LESSONS, stubbed=[])
+        env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+        env.update({workbook.MAP_ENV: str(wb / "map.json"), **(env_extra or {})})
+        out = subprocess.run([sys.executable, "-m", "pytest", "specs/", *paths, "--impl", str(wb / "wb"), "--learn",
+                              "--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
+                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+        spec_map = json.loads((wb / "map.json").read_text(encoding="utf-8")) if out.returncode == 0 else None
+        return out, spec_map
+    finally:
+        shutil.rmtree(wb, ignore_errors=True)
+
+
+def test_every_lesson_spec_is_listed_and_every_listed_spec_is_a_quick_spec_of_the_reference():
+    """Both ways: collecting every spec with --learn finds no listed spec that cannot run the
+    workbook, and no quick truth spec taking ``ref`` that no lesson lists."""
+    out, spec_map = _collect_learn()
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    for lesson in LESSONS:
+        collected = {workbook.spec_id(s) for s in spec_map[lesson.name]} | set(spec_map[lesson.name])
+        assert set(lesson.specs) <= collected, (lesson.name, set(lesson.specs) - collected)
+        assert spec_map[lesson.name], f"lesson {lesson.name} lists no spec that runs"
+
+
+def test_learn_refuses_an_unlisted_spec_of_the_reference_code(tmp_path):
+    extra = tmp_path / "test_unlisted.py"
+    extra.write_text("import pytest\n\n\n@pytest.mark.claim('tensors.contiguous-makes-copy')\n"
+                     "def test_an_unlisted_spec(ref):\n    assert ref.strides.is_contiguous((2, 3), (3, 1))\n",
+                     encoding="utf-8")
+    out, _ = _collect_learn(None, str(extra))
+    assert out.returncode == 4, out.stdout[-2000:]
+    assert "test_unlisted.py::test_an_unlisted_spec takes ref but no lesson lists it" in out.stderr, out.stderr
+
+
+def test_learn_refuses_a_listed_spec_that_never_runs_the_workbook(tmp_path):
+    manifest = tmp_path / "lessons.toml"
+    manifest.write_text(_one_lesson(["specs/test_tensors_views.py::test_contiguous_copies_only_non_contiguous_tensors"]),
+                        encoding="utf-8")
+    out, _ = _collect_learn({workbook.LESSONS_ENV: str(manifest)})
+    assert out.returncode == 4, out.stdout[-2000:]
+    assert ("lists specs/test_tensors_views.py::test_contiguous_copies_only_non_contiguous_tensors, but it does not "
+            "take the ref fixture") in out.stderr, out.stderr
 
 
 def test_init_stubs_exercises_and_keeps_the_rest(tmp_path):

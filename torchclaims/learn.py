@@ -1,6 +1,6 @@
 """``pytest specs/ --impl DIR --learn``: the lessons of lessons.toml, in order, one at a time.
 
-Selects only the lesson specs (see the rule in torchclaims/workbook.py), runs them in
+Selects only the specs each lesson lists (checked both ways, see torchclaims/workbook.py), runs them in
 lesson order, stops after the first lesson that fails and prints only that lesson: its
 title, hint, the claims it teaches, the failing spec's traceback trimmed to the learner's
 files, and the progress.  Progress is saved in DIR/.torchclaims-progress.json.
@@ -20,7 +20,7 @@ from . import scoreboard, workbook
 from .strings import table as strings
 from .impl import ENV_VAR
 from .errors import UsageError
-from .links import claim_marks, file_links
+from .links import claim_marks
 from .state import CATALOG, IMPL
 
 def _text(lang: str) -> dict[str, str]:
@@ -89,7 +89,6 @@ class LearnPlugin:
         (``self.unchanged``, see ``fingerprints``); None collects every spec file (the lesson
         map of the tooling tests)."""
         self.unchanged: set[str] = set()
-        self._links: dict[pathlib.Path, set[str]] = {}
         if os.environ.get(workbook.MAP_ENV):
             return None
         if self.only:
@@ -105,19 +104,10 @@ class LearnPlugin:
                           if isinstance(saved, dict) and saved.get(l.name) == self.fingerprints[l.name]}
         return [l for l in self.lessons[:frontier + 2] if l.name not in self.unchanged]
 
-    def _spec_claims(self, path: pathlib.Path) -> set[str] | None:
-        """The claim ids a spec file links to, read without importing it (None: unreadable)."""
-        if path not in self._links:
-            try:
-                self._links[path] = set(file_links(path, path.name))
-            except (OSError, SyntaxError, UnicodeDecodeError):
-                self._links[path] = None
-        return self._links[path]
-
     def _fingerprints(self) -> dict[str, str]:
         """Per lesson, a hash of what its result depends on: lessons.toml, the workbook modules
         that hold its own and the earlier lessons' functions, every workbook module without an
-        exercise, and the spec files linking those lessons' claims.  A lesson that passed with
+        exercise, and the spec files those lessons list.  A lesson that passed with
         the same fingerprint passes again: a rerun skips it (edit any of these and it reruns)."""
         def digest(path: pathlib.Path) -> bytes:
             try:
@@ -131,37 +121,27 @@ class LearnPlugin:
         for path in sorted(root.glob("*.py")):
             if path.stem not in exercise_modules:
                 base.update(digest(path))
-        specs = sorted(p for d in self._spec_dirs() for p in d.glob("test_*.py"))
-        out, modules, claims = {}, set(), set()
+        out, modules, files = {}, set(), set()
         for lesson in self.lessons:
             modules |= {fn.split(".")[0] for fn in lesson.functions}
-            claims |= set(lesson.claims)
+            files |= lesson.spec_files
             h = base.copy()
             for module in sorted(modules):
                 h.update(module.encode() + digest(root / f"{module}.py"))
-            for path in specs:
-                if (self._spec_claims(path) or set()) & claims:
-                    h.update(str(path).encode() + digest(path))
+            for name in sorted(files):
+                h.update(name.encode() + digest(workbook.ROOT / name))
             out[lesson.name] = h.hexdigest()
         return out
 
-    def _spec_dirs(self) -> list[pathlib.Path]:
-        base = self.config.invocation_params.dir
-        dirs = [(base / arg.split("::")[0]).resolve() for arg in self.config.args]
-        return [d if d.is_dir() else d.parent for d in dirs]
-
     def pytest_ignore_collect(self, collection_path, config):
-        """Skip spec files that link none of the window's claims, without importing them:
+        """Skip the spec files no lesson of the window lists, without importing them:
         importing every spec module costs more than the lessons themselves."""
         if self.window is None or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
             return None
         if collection_path in self._explicit(config):
             return None
-        wanted = {cid for lesson in self.window for cid in lesson.claims}
-        linked = self._spec_claims(collection_path)
-        if linked is None:
-            return None  # let pytest report it
-        return None if wanted & linked else True
+        listed = {(workbook.ROOT / name).resolve() for lesson in self.window for name in lesson.spec_files}
+        return None if collection_path.resolve() in listed else True
 
     def _explicit(self, config) -> set[pathlib.Path]:
         if not hasattr(self, "_explicit_paths"):
@@ -169,24 +149,44 @@ class LearnPlugin:
             self._explicit_paths = {(base / arg.split("::")[0]).resolve() for arg in config.args}
         return self._explicit_paths
 
-    def lesson_of(self, item):
+    @staticmethod
+    def why_not_a_lesson_spec(item) -> str | None:
+        """Why ``item`` cannot belong to a lesson (None: it is a quick truth spec of the reference code)."""
         if "ref" not in getattr(item, "fixturenames", ()):
-            return None
-        if any(item.get_closest_marker(m) for m in workbook.HEAVY):
-            return None
+            return "it does not take the ref fixture, so it never runs the workbook"
+        heavy = [m for m in workbook.HEAVY if item.get_closest_marker(m)]
+        if heavy:
+            return f"it is marked {heavy[0]}, and lessons run only quick specs"
         marks = claim_marks(item)
         if not marks or any(link.as_written for link in marks):
-            return None
-        cids = [link.claim for link in marks]
-        return next((l for l in self.lessons if l.matches(item.nodeid, cids)), None)
+            return "it is not a truth spec of a claim"
+        return None
+
+    @staticmethod
+    def _listed_id(item) -> str:
+        """``item``'s id as a lesson lists it: relative to the repository root, with its case."""
+        path = pathlib.Path(str(item.path)).resolve()
+        rel = path.relative_to(workbook.ROOT) if path.is_relative_to(workbook.ROOT) else path
+        return rel.as_posix() + "::" + item.nodeid.split("::", 1)[1]
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        owners = {}
+        listed_by = {spec: lesson for lesson in self.lessons for spec in lesson.specs}
+        owners, problems = {}, []
         for item in items:
-            lesson = self.lesson_of(item)
-            if lesson is not None:
+            spec = self._listed_id(item)
+            lesson = listed_by.get(spec) or listed_by.get(workbook.spec_id(spec))
+            why = self.why_not_a_lesson_spec(item)
+            if lesson is not None and why:
+                problems.append(f"{lesson.label} lists {spec}, but {why}")
+            elif lesson is None and not why and not os.environ.get(workbook.LESSONS_ENV):
+                # (another manifest, TORCHCLAIMS_LESSONS, may be a part of the workbook)
+                problems.append(f"{spec} takes ref but no lesson lists it: add it to the specs of the "
+                                "lesson whose functions it calls")
+            elif lesson is not None:
                 owners[item.nodeid] = lesson
+        if problems:
+            raise pytest.UsageError("lessons.toml and the specs disagree:\n" + "\n".join(sorted(set(problems))))
         map_path = os.environ.get(workbook.MAP_ENV)
         if map_path:  # the lesson -> spec ids map (all lessons), for the tooling tests
             specs: dict[str, list[str]] = {l.name: [] for l in self.lessons}

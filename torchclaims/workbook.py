@@ -4,13 +4,16 @@
 functions whose bodies the learner writes (``module.function`` or ``module.Class.method``
 in reference_impl/), the claims it teaches, and a hint in English and Chinese.
 
-Which specs belong to a lesson (the rule, applied at collection time by ``--learn``):
+Which specs belong to a lesson: the ones it lists.  Each lesson names its specs in
+``specs`` (``specs/test_<topic>.py::test_name``, every parametrized case included), and the
+list is checked both ways:
 
-1. only *quick truth specs that take the ``ref`` fixture* count: a spec marked slow,
-   compile, distributed or gpu, and an as-written spec, never belongs to a lesson;
-2. a spec is a candidate for a lesson when it is linked to one of the lesson's claims and,
-   where the lesson lists ``select`` (fragments of test ids), its id contains one of them;
-3. a spec that is a candidate for several lessons belongs to the *first* of them.
+1. at load time, without importing anything: each listed spec exists, is linked to one of
+   the lesson's claims by a truth (not as-written) ``claim`` marker, and is listed once;
+2. at collection time (``--learn``): each listed spec takes the ``ref`` fixture and is quick
+   (not marked slow, compile, distributed or gpu), and every quick truth spec that takes
+   ``ref`` is listed by some lesson, so passing every lesson means every spec of the
+   reference code passes (tests/test_workbook.py collects all of them to prove it).
 
 Commands (``python -m torchclaims workbook ...``):
 
@@ -68,7 +71,7 @@ class Lesson:
     claims: tuple[str, ...]
     hint: str
     hint_zh: str
-    select: tuple[str, ...] = ()
+    specs: tuple[str, ...] = ()
     title_zh: str = ""
 
     @property
@@ -81,18 +84,29 @@ class Lesson:
     def title_in(self, lang: str) -> str:
         return (self.title_zh or self.title) if lang == "zh" else self.title
 
-    def matches(self, nodeid: str, claim_ids) -> bool:
-        """Rule 2: linked to one of the lesson's claims and, with ``select``, named by it."""
-        if not set(claim_ids) & set(self.claims):
-            return False
-        return not self.select or any(fragment in nodeid for fragment in self.select)
+    def owns(self, spec: str) -> bool:
+        """Whether this lesson lists ``spec`` (``path::test[case]`` or ``path::test``): by its
+        case, or by its function (every case)."""
+        return spec in self.specs or spec_id(spec) in self.specs
+
+    @property
+    def spec_files(self) -> set[str]:
+        return {s.split("::")[0] for s in self.specs}
 
 
-REQUIRED_KEYS = ("name", "title", "title_zh", "functions", "claims", "hint", "hint_zh")
+def spec_id(nodeid: str) -> str:
+    """A test id without its parameters: what a lesson lists."""
+    return nodeid.split("[", 1)[0]
 
 
-def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathlib.Path = REFERENCE_DIR) -> list[Lesson]:
-    """Read and validate the manifest: known claims, existing functions, unique names."""
+REQUIRED_KEYS = ("name", "title", "title_zh", "functions", "claims", "specs", "hint", "hint_zh")
+
+
+def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathlib.Path = REFERENCE_DIR,
+                 spec_root: pathlib.Path = ROOT) -> list[Lesson]:
+    """Read and validate the manifest: known claims, existing functions and specs, unique names.
+
+    ``spec_root``: the directory the listed spec paths are relative to."""
     path = path or manifest_path()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -100,16 +114,16 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
         raise ManifestError(f"{path}: {exc}") from None
     if claims is None:
         claims = catalog.load()
-    lessons, problems, seen_functions = [], [], {}
+    lessons, problems, seen_functions, seen_specs = [], [], {}, {}
     for number, entry in enumerate(data.get("lesson", []), start=1):
         where = f"{path.name} lesson {number} ({entry.get('name', '?')})"
         missing = [k for k in REQUIRED_KEYS if not entry.get(k)]
-        unknown = set(entry) - set(REQUIRED_KEYS) - {"select"}
+        unknown = set(entry) - set(REQUIRED_KEYS)
         if missing or unknown:
             problems.append(f"{where}: missing {missing}" if missing else f"{where}: unknown keys {sorted(unknown)}")
             continue
         lesson = Lesson(number, entry["name"], entry["title"], tuple(entry["functions"]), tuple(entry["claims"]),
-                        entry["hint"], entry["hint_zh"], tuple(entry.get("select", ())), entry["title_zh"])
+                        entry["hint"], entry["hint_zh"], tuple(entry["specs"]), entry["title_zh"])
         if any(l.name == lesson.name for l in lessons):
             problems.append(f"{where}: duplicate name")
         for cid in lesson.claims:
@@ -123,12 +137,44 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
             if fn in seen_functions:
                 problems.append(f"{where}: {fn} is already an exercise of lesson {seen_functions[fn]}")
             seen_functions[fn] = number
+        for spec in lesson.specs:
+            problem = _spec_problem(spec, lesson, spec_root)
+            if problem:
+                problems.append(f"{where}: {problem}")
+            whole = spec_id(spec)
+            clash = seen_specs.get(spec) or (seen_specs.get(whole) if whole != spec else
+                                             next((n for s, n in seen_specs.items() if spec_id(s) == whole), None))
+            if clash:
+                problems.append(f"{where}: {spec} is already listed by lesson {clash}")
+            seen_specs[spec] = number
         lessons.append(lesson)
     if not lessons and not problems:
         problems.append(f"{path}: no [[lesson]] entries")
     if problems:
         raise ManifestError("\n".join(problems))
     return lessons
+
+
+def _spec_problem(spec: str, lesson: Lesson, spec_root: pathlib.Path) -> str | None:
+    """Why ``spec`` cannot be one of ``lesson``'s specs (checked from the source, no import), or None."""
+    path_text, sep, name = spec_id(spec).partition("::")
+    if not sep or not name.isidentifier() or not path_text.endswith(".py") or (
+            "[" in spec and not spec.endswith("]")):
+        return f"{spec!r}: write specs/test_<topic>.py::test_name or ...::test_name[case]"
+    path = spec_root / path_text
+    try:
+        links = file_links(path, path_text)
+    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+        return f"{spec}: cannot read {path_text} ({exc.__class__.__name__})"
+    tree_names = {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if name not in tree_names:
+        return f"{spec}: no test function {name!r} in {path_text}"
+    linked = {cid for cid, found in links.items() for test, as_written in found
+              if test == spec_id(spec) and not as_written}
+    if not linked & set(lesson.claims):
+        return (f"{spec} checks none of the lesson's claims by a truth spec (it links {sorted(linked) or 'none'})")
+    return None
 
 
 # ------------------------------------------------------------------ finding and stubbing bodies
@@ -527,27 +573,17 @@ def hidden_rules(lessons: list[Lesson], specs_dir: pathlib.Path, reference: path
     """What a lesson's specs demand of an exception that neither the lesson's hint nor the
     docstring of the function says: its type, and the longest literal run of ``match=``.
 
-    A spec belongs to the first lesson linked to one of its claims (rule 3 above); the
-    docstring searched is the one of the reference function the ``pytest.raises`` block calls
-    (the workbook keeps every docstring), together with every hint of that lesson."""
-    owner_of_claim: dict[str, Lesson] = {}
-    for lesson in lessons:
-        for cid in lesson.claims:
-            owner_of_claim.setdefault(cid, lesson)
+    A spec belongs to the lesson that lists it; the docstring searched is the one of the
+    reference function the ``pytest.raises`` block calls (the workbook keeps every
+    docstring), together with every hint of that lesson."""
+    owner = {spec_id(spec): lesson for lesson in lessons for spec in lesson.specs}
     exercise_of = {fn: lesson for lesson in lessons for fn in lesson.functions}
     problems = []
     for path in sorted(specs_dir.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        links = file_links(path, path.name)
-        claims_of: dict[str, list[str]] = {}
-        for cid, found in links.items():
-            for name, as_written in found:
-                if not as_written:
-                    claims_of.setdefault(name.split("::")[1], []).append(cid)
         for fn, exc, match, calls in _raises_checks(tree):
-            lessons_here = [owner_of_claim[c] for c in claims_of.get(fn.name, []) if c in owner_of_claim]
             targets = [(q, exercise_of[e]) for q in calls for e in exercise_of if e == q or e.startswith(q + ".")]
-            if not lessons_here or not targets:
+            if f"{specs_dir.name}/{path.name}::{fn.name}" not in owner or not targets:
                 continue  # not a lesson spec, or the block calls no exercise
             qualified, lesson = targets[0]
             said = (_docstrings(reference, qualified) + "\n" + lesson.hint + "\n" + lesson.hint_zh).lower()
