@@ -7,24 +7,17 @@
 """
 import os
 import random
+import sys
 
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, register_random, settings
+
+from torchclaims import learn
 
 pytest_plugins = ["torchclaims.plugin"]
 
 SEED = 20261130
-
-settings.register_profile("dev", max_examples=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
-                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=1000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
-                      or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
 
 
 class _TorchRandom:
@@ -41,7 +34,47 @@ class _TorchRandom:
 
 
 _torch_random = _TorchRandom()
-register_random(_torch_random)
+_hypothesis_ready = False
+
+
+def _configure_hypothesis(config) -> None:
+    """Register the profiles, load the active one and hand torch's RNG to hypothesis (once).
+
+    Done before the first spec module that uses hypothesis is imported (a spec's ``settings``
+    take the active profile's values when its module is imported). Importing hypothesis costs
+    about 1.8 s on 2 cores, so a ``--learn`` run whose lesson specs never use it skips it."""
+    global _hypothesis_ready
+    if _hypothesis_ready:
+        return
+    _hypothesis_ready = True
+    from hypothesis import HealthCheck, register_random, settings
+
+    settings.register_profile("dev", max_examples=25, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
+                              print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("thorough", max_examples=1000, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                          or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
+    register_random(_torch_random)
+    if config.getoption("--learn"):
+        learn.quick_hypothesis()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Before hypothesis' own plugin reads ``--hypothesis-profile``; a ``--learn`` run waits for
+    the first spec file that uses hypothesis (``pytest_collect_file``)."""
+    if not config.getoption("--learn") or "hypothesis" in sys.modules:
+        _configure_hypothesis(config)
+
+
+def pytest_collect_file(file_path, parent):
+    """A test module about to be imported that uses hypothesis (helper modules are imported by them)."""
+    if (not _hypothesis_ready and file_path.suffix == ".py" and file_path.name.startswith(("test_", "bench_"))
+            and "hypothesis" in file_path.read_text(encoding="utf-8")):
+        _configure_hypothesis(parent.config)
 
 
 def torch_global_state() -> dict:

@@ -30,14 +30,13 @@ def _text(lang: str) -> dict[str, str]:
         "progress": t["wb_progress"]}
 
 
-def _quick_hypothesis() -> None:
+def quick_hypothesis() -> None:
     """No shrinking, explaining or example database in learn mode: a stub fails on every
     example, and shrinking each of dozens of parametrized property specs would take minutes
-    for no insight."""
-    try:
-        from hypothesis import Phase, settings
-    except ImportError:
-        return
+    for no insight.  Called by conftest.py once it has loaded the active profile, and only
+    when a spec file of the run uses hypothesis (importing it costs seconds)."""
+    from hypothesis import Phase, settings  # lazily: most lessons never use hypothesis
+
     base = settings.default
     settings.register_profile("torchclaims-learn", parent=base, database=None,
                               phases=[p for p in base.phases if p not in (Phase.shrink, Phase.explain)])
@@ -75,11 +74,29 @@ class LearnPlugin:
         self.failed: dict[str, list[str]] = {}             # lesson name -> failing nodeids
         self.ran: set[str] = set()
         self.first_failure: dict[str, str] = {}            # lesson name -> rendered failure
-        _quick_hypothesis()
+        self._drop_hypothesis_plugin_if_unused(config)
         # Only this plugin's report: no tracebacks, no short summary, no scoreboard.
         config.option.tbstyle = "no"
         config.option.reportchars = ""
         config.option.verbose = min(config.option.verbose, -1)
+
+    def _drop_hypothesis_plugin_if_unused(self, config) -> None:
+        """Hypothesis' pytest plugin imports hypothesis in its terminal summary (about 1.5 s on 2
+        cores) even when no test used it: where no spec file this run can collect mentions
+        hypothesis, unregister the plugin (a spec that still used it would run without the
+        plugin's reporting, which --learn replaces anyway)."""
+        if self.window is None or "hypothesis" in sys.modules:
+            return
+        files = {name for lesson in self.window for name in lesson.spec_files}
+        for name in files:
+            try:
+                if "hypothesis" in (workbook.ROOT / name).read_text(encoding="utf-8"):
+                    return
+            except OSError:
+                return
+        plugin = config.pluginmanager.get_plugin("hypothesispytest")
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin)
 
     # -------------------------------------------------------------- selection and order
     def _window(self) -> list[workbook.Lesson] | None:

@@ -50,10 +50,13 @@ def claim_marks(item) -> list[Link]:
     return links
 
 
-def file_links(path: pathlib.Path, name: str) -> dict[str, list[tuple[str, bool]]]:
-    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)]."""
+def file_links(path: pathlib.Path, name: str, tree: ast.Module | None = None) -> dict[str, list[tuple[str, bool]]]:
+    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)].
+
+    ``tree``: the file's parsed source, where the caller has it already."""
     links: dict[str, list[tuple[str, bool]]] = {}
-    tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
+    if tree is None:
+        tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
     module_marks = []
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):

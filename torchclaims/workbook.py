@@ -114,7 +114,7 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
         raise ManifestError(f"{path}: {exc}") from None
     if claims is None:
         claims = catalog.load()
-    lessons, problems, seen_functions, seen_specs = [], [], {}, {}
+    lessons, problems, seen_functions, seen_specs, read = [], [], {}, {}, {}
     for number, entry in enumerate(data.get("lesson", []), start=1):
         where = f"{path.name} lesson {number} ({entry.get('name', '?')})"
         missing = [k for k in REQUIRED_KEYS if not entry.get(k)]
@@ -138,7 +138,7 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
                 problems.append(f"{where}: {fn} is already an exercise of lesson {seen_functions[fn]}")
             seen_functions[fn] = number
         for spec in lesson.specs:
-            problem = _spec_problem(spec, lesson, spec_root)
+            problem = _spec_problem(spec, lesson, spec_root, read)
             if problem:
                 problems.append(f"{where}: {problem}")
             whole = spec_id(spec)
@@ -155,20 +155,26 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
     return lessons
 
 
-def _spec_problem(spec: str, lesson: Lesson, spec_root: pathlib.Path) -> str | None:
-    """Why ``spec`` cannot be one of ``lesson``'s specs (checked from the source, no import), or None."""
+def _spec_problem(spec: str, lesson: Lesson, spec_root: pathlib.Path, read: dict) -> str | None:
+    """Why ``spec`` cannot be one of ``lesson``'s specs (checked from the source, no import), or None.
+
+    ``read``: path -> (claim links, test function names) or an error text, filled as files are read."""
     path_text, sep, name = spec_id(spec).partition("::")
     if not sep or not name.isidentifier() or not path_text.endswith(".py") or (
             "[" in spec and not spec.endswith("]")):
         return f"{spec!r}: write specs/test_<topic>.py::test_name or ...::test_name[case]"
-    path = spec_root / path_text
-    try:
-        links = file_links(path, path_text)
-    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
-        return f"{spec}: cannot read {path_text} ({exc.__class__.__name__})"
-    tree_names = {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body
-                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if name not in tree_names:
+    if path_text not in read:
+        path = spec_root / path_text
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            read[path_text] = (file_links(path, path_text, tree),
+                               {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))})
+        except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+            read[path_text] = f"cannot read {path_text} ({exc.__class__.__name__})"
+    if isinstance(read[path_text], str):
+        return f"{spec}: {read[path_text]}"
+    links, names = read[path_text]
+    if name not in names:
         return f"{spec}: no test function {name!r} in {path_text}"
     linked = {cid for cid, found in links.items() for test, as_written in found
               if test == spec_id(spec) and not as_written}
