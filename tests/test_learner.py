@@ -284,3 +284,27 @@ def test_a_rerun_skips_the_lessons_that_passed_unchanged_and_reruns_them_after_a
     assert " passed" not in learn(), "a rerun with nothing changed runs nothing"
     (wb / "strides.py").write_text((wb / "strides.py").read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert " passed" in learn(), "an edit of a lesson's module reruns it"
+
+
+def test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it(tmp_path):
+    """Importing hypothesis costs about 1.8 s here: a --learn run of lessons without property
+    specs (21, swappable-head) skips it; one with them (1) sets up its profiles first."""
+    probe = ("import sys, pytest\nrc = pytest.main(sys.argv[1:])\n"
+             "imported = 'hypothesis' in sys.modules\n"
+             "print('HYPOTHESIS', imported, imported and sys.modules['hypothesis'].settings.default.database)\n")
+    lessons = workbook.load_lessons()
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, lessons, stubbed=[])
+    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+
+    def imported(lesson: str) -> str:
+        out = subprocess.run([sys.executable, "-c", probe, "specs/", "--impl", str(wb), "--learn",
+                              "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env={**env, workbook.ONLY_ENV: lesson})
+        assert " passed" in out.stdout and "failed" not in out.stdout, out.stdout + out.stderr
+        return next(line for line in out.stdout.splitlines() if line.startswith("HYPOTHESIS"))
+
+    assert imported("swappable-head") == "HYPOTHESIS False False"
+    # learn mode's profile (no example database, no shrinking) is in force where hypothesis runs
+    assert imported("is-contiguous") == "HYPOTHESIS True None"
