@@ -3,7 +3,7 @@
 - every test is seeded and must leave torch's global state as it found it;
 - hypothesis profiles: dev (default), ci (derandomized, chosen when CI=true), thorough;
 - ``ref`` (provided by torchclaims.plugin): the one seam to the reference code (or a learner's workbook);
-- ``device``: cpu, and cuda where present.
+- ``device``: cpu, and cuda where present; ``single_process_group``: a one-rank gloo group for DDP specs.
 """
 import os
 import random
@@ -130,3 +130,16 @@ _DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 def device(request):
     """Each device that exists here; cuda is skipped with a reason where absent."""
     return torch.device(request.param)
+
+
+@pytest.fixture
+def single_process_group():
+    """A one-rank gloo process group on the CPU, torn down afterwards (specs of DDP in one process)."""
+    import torch.distributed as dist
+    if not dist.is_available() or not dist.is_gloo_available():
+        pytest.skip("torch.distributed with gloo is not available")
+    dist.init_process_group("gloo", rank=0, world_size=1, store=dist.HashStore())
+    try:
+        yield
+    finally:
+        dist.destroy_process_group()

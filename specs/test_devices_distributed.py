@@ -235,3 +235,14 @@ def test_as_written_wrapped_module_state_dict_has_prefix(ddp_step):
     _, _, results = ddp_step
     keys = list(results[0]["module_state_dict"])
     assert all(k.startswith("module.") for k in keys), f"model.module.state_dict() keys are plain: {keys}"
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.ddp-wrap-after-to-device")
+def test_ddp_rejects_cpu_module_with_device_ids(single_process_group):
+    """Material: move the model to its device before wrapping in DDP.
+    True: a CPU module wrapped with device_ids=[0] is rejected at construction."""
+    with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
+        nn.parallel.DistributedDataParallel(nn.Linear(2, 2), device_ids=[0])
+    wrapped = nn.parallel.DistributedDataParallel(nn.Linear(2, 2))  # CPU module, no device_ids
+    assert wrapped(torch.ones(1, 2)).shape == (1, 2)

@@ -587,19 +587,6 @@ def test_step_after_load_without_optimizer_to_as_written():
     torch.testing.assert_close(p.detach(), before)
 
 
-@pytest.fixture
-def single_process_group():
-    """A one-rank gloo process group on the CPU, torn down afterwards."""
-    import torch.distributed as dist
-    if not dist.is_available() or not dist.is_gloo_available():
-        pytest.skip("torch.distributed with gloo is not available")
-    dist.init_process_group("gloo", rank=0, world_size=1, store=dist.HashStore())
-    try:
-        yield
-    finally:
-        dist.destroy_process_group()
-
-
 @pytest.mark.distributed
 @pytest.mark.claim("modules.strip-module-prefix-loader")
 def test_real_ddp_state_dict_has_module_prefix_and_loader_strips_it(ref, single_process_group):
@@ -611,14 +598,3 @@ def test_real_ddp_state_dict_has_module_prefix_and_loader_strips_it(ref, single_
     target = Small()
     ref.checkpoint.load_state_dict_stripping_prefix(target, state)
     torch.testing.assert_close(target.conv1.weight, inner.conv1.weight)
-
-
-@pytest.mark.distributed
-@pytest.mark.claim("devices.ddp-wrap-after-to-device")
-def test_ddp_rejects_cpu_module_with_device_ids(single_process_group):
-    """Material: move the model to its device before wrapping in DDP.
-    True: a CPU module wrapped with device_ids=[0] is rejected at construction."""
-    with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
-        nn.parallel.DistributedDataParallel(nn.Linear(2, 2), device_ids=[0])
-    wrapped = nn.parallel.DistributedDataParallel(nn.Linear(2, 2))  # CPU module, no device_ids
-    assert wrapped(torch.ones(1, 2)).shape == (1, 2)
