@@ -106,6 +106,13 @@ def interleaved(steps: dict, rounds: int = ROUNDS, number: int = 3) -> dict[str,
     return samples
 
 
+def fresh_cache():
+    """Inductor's context manager for an empty compile cache (``fresh_inductor_cache`` before
+    torch 2.8), so one benchmark file runs on every release with torch.compile."""
+    from torch._inductor import utils
+    return (getattr(utils, "fresh_cache", None) or utils.fresh_inductor_cache)()
+
+
 def _timed(fn):
     start = time.perf_counter()
     result = fn()
@@ -116,7 +123,6 @@ def _timed(fn):
 def inductor_started():
     """Pay Inductor's one-off start-up in this process before any compile is timed."""
     torch._dynamo.reset()
-    from torch._inductor.utils import fresh_cache
     with fresh_cache():
         compiled = torch.compile(lambda x: torch.relu(x) * 2 + 1)
         _, seconds = _timed(lambda: compiled(torch.randn(16)))
@@ -195,7 +201,6 @@ def check_accuracy(expected, got, what, rtol, atol):
 def compare_modes(work: Workload, modes, benchmark, rounds=3, iterations=2, rtol=1e-3, atol=1e-3):
     """Compile per mode (cold, then warm), check accuracy, then time all modes interleaved;
     pytest-benchmark times the mode='default' step last, under the same settings."""
-    from torch._inductor.utils import fresh_cache
     eager_model = work.fresh_model()
     expected = work.reference(work.fresh_model())
     results = {"eager": {"first_call_s": None}}

@@ -285,6 +285,32 @@ def test_which_benchmark_measures_a_claim_is_read_from_its_claim_marker():
     assert found["tensors.empty-faster-than-zeros"] == ["bench_tensors.py::test_empty_vs_zeros"]
     assert all(cid in br.catalog.load() for cid in found)
 
+
+def _release(version, speedup, noise=0.01, seed=0):
+    data = _results([_pair(1.5, base=speedup, cand=1.0, noise=noise, seed=seed)])
+    data["machine_info"]["torch"]["version"] = version
+    return data
+
+
+def test_across_releases_a_change_counts_only_beyond_both_intervals(tmp_path):
+    text = br.render_across([(tmp_path / "b.json", _release("2.14.1", 2.0)), (tmp_path / "a.json", _release("2.1.2", 1.2)),
+                             (tmp_path / "c.json", _release("2.15.0", 2.01, seed=1))], claims={})
+    header = next(line for line in text.splitlines() if line.startswith("| benchmark | quantity"))
+    assert header.index("torch 2.1.2") < header.index("torch 2.14.1") < header.index("torch 2.15.0"), header
+    row = next(line for line in text.splitlines() if line.startswith("| `benchmarks/bench_x.py::test_planted`"))
+    assert "n=21" in row and "up from 2.1.2 to 2.14.1" in row, row
+    assert "2.14.1 to 2.15.0" not in row, f"overlapping intervals called a change: {row}"
+
+
+def test_across_releases_refuses_one_release_twice_and_a_single_file(tmp_path):
+    with pytest.raises(br.ReportError, match="same torch release"):
+        br.render_across([(tmp_path / "a.json", _release("2.1.2", 1.2)), (tmp_path / "b.json", _release("2.1.2", 1.3))],
+                         claims={})
+    one = tmp_path / "one.json"
+    one.write_text(br.json.dumps(_release("2.1.2", 1.2)), encoding="utf-8")
+    assert br.main(["--across", str(one), "-o", str(tmp_path)]) == 2
+    assert br.main([str(one), str(one)]) == 2
+
 def _bench_conftest():
     import importlib.util
     path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "conftest.py"

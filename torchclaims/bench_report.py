@@ -45,6 +45,8 @@ import sys
 import textwrap
 from fractions import Fraction
 
+from packaging.version import InvalidVersion, Version
+
 from . import catalog, links
 
 DEFAULT_TOLERANCE = 0.25
@@ -833,20 +835,114 @@ def render_chart(data: dict, path: pathlib.Path, claims: dict | None = None) -> 
     return True
 
 
+# ------------------------------------------------------------------ one benchmark across torch releases
+
+def render_across(sources: list[tuple[pathlib.Path, dict]], claims: dict | None = None) -> str:
+    """One table per quantity, one column per torch release: the same benchmarks rerun on
+    several releases, to answer "does this get faster?". Each cell is the median with its 95%
+    interval and rounds; a cell whose interval overlaps the neighbouring release's is not a
+    change, and the report says so rather than ranking medians."""
+    claims = _catalog() if claims is None else claims
+    runs = []
+    for path, data in sources:
+        info = _torch_info(data)
+        runs.append((str(info.get("version", path.stem)), path, data, build_rows(data, claims)))
+    runs.sort(key=lambda r: _version_key(r[0]))
+    versions = [v for v, *_ in runs]
+    if len(set(versions)) != len(versions):
+        raise ReportError(f"two results files are for the same torch release: {', '.join(versions)}")
+    out = ["# Benchmarks across torch releases", "",
+           "The same benchmark files run on each release below, on the same machine, with the same "
+           "method as [the CPU report](report.md) (interleaved rounds, ratio of medians, 95% intervals). "
+           "A difference between two releases counts only where their intervals do not overlap.", ""]
+    header = "| | " + " | ".join(f"torch {v}" for v in versions) + " |"
+    out += [header, "|---" * (len(versions) + 1) + "|"]
+    for label, key in (("results file", None), ("load before, after", "load"), ("others' CPU (cores)", "others"),
+                       ("suite wall time", "wall")):
+        cells = []
+        for _, path, data, _ in runs:
+            info = _torch_info(data)
+            if key is None:
+                cells.append(f"`{_cell(path.name)}`")
+            elif key == "load":
+                before, after = info.get("load_before") or [None], info.get("load_after") or [None]
+                cells.append(", ".join(_fmt(x[0]) for x in (before, after)))
+            elif key == "others":
+                cells.append(_fmt(info.get("others_cpu_cores")) if info.get("others_cpu_cores") is not None else "–")
+            else:
+                cells.append(f"{info['suite_wall_s'] / 60:.1f} min" if info.get("suite_wall_s") else "–")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += ["", *[w for _, _, data, _ in runs for w in load_warnings(data)]]
+    keys: list[tuple[str, str]] = []
+    for *_, rows in runs:
+        for row in rows:
+            key = (_short_name(row.bench), str(row.entry.get("quantity", "")))
+            if key not in keys:
+                keys.append(key)
+    out += ["", "| benchmark | quantity | " + " | ".join(f"torch {v}" for v in versions) + " | change |",
+            "|---|---|" + "---|" * len(versions) + "---|"]
+    for name, quantity in keys:
+        figures = []
+        for *_, rows in runs:
+            row = next((r for r in rows if (_short_name(r.bench), str(r.entry.get("quantity", ""))) == (name, quantity)), None)
+            figures.append(row.figure if row is not None else None)
+        cells = []
+        for fig in figures:
+            if fig is None or fig.value is None:
+                cells.append("not run")
+            else:
+                noisy = " (noisy)" if fig.rel_iqr is not None and fig.rel_iqr > NOISY_REL_IQR else ""
+                cells.append(f"{_fmt(fig.value)} {_ci_text(fig)}, n={fig.rounds or 1}{noisy}")
+        out.append(f"| `{_cell(name)}` | {_cell(quantity)} | " + " | ".join(cells) + f" | {_change(figures, versions)} |")
+    out += ["", "Rendered by `python -m torchclaims bench-report --across FILE...`.", ""]
+    return "\n".join(out)
+
+
+def _version_key(version: str):
+    try:
+        return (0, Version(version))
+    except InvalidVersion:
+        return (1, version)
+
+
+def _change(figures: list[Figure | None], versions: list[str]) -> str:
+    """Where consecutive measured releases differ beyond both intervals, which way; else none."""
+    steps, last = [], None
+    for fig, version in zip(figures, versions):
+        if fig is None or fig.value is None or fig.ci is None:
+            continue
+        if last is not None:
+            (prev, prev_version) = last
+            if fig.ci[0] > prev.ci[1]:
+                steps.append(f"up from {prev_version} to {version}")
+            elif fig.ci[1] < prev.ci[0]:
+                steps.append(f"down from {prev_version} to {version}")
+        last = (fig, version)
+    return "; ".join(steps) if steps else "none beyond the intervals"
+
+
 # ------------------------------------------------------------------ command line
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m torchclaims bench-report",
         description="Render a pytest-benchmark JSON file as a Markdown report and a PNG chart.")
-    parser.add_argument("results", help="the file written by pytest benchmarks/ --benchmark-json FILE")
+    parser.add_argument("results", nargs="+", help="the file written by pytest benchmarks/ --benchmark-json FILE "
+                        "(with --across: one such file per torch release)")
     parser.add_argument("-o", "--output", metavar="DIR",
                         help="folder for report.md and report.png (default: the results file's folder)")
+    parser.add_argument("--across", action="store_true",
+                        help="compare results files of several torch releases: writes DIR/across.md")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed its one-line usage error
         return 2 if exc.code else 0
-    source = pathlib.Path(args.results)
+    if args.across:
+        return _main_across(args)
+    if len(args.results) > 1:
+        print("bench-report: give one results file (or --across with one file per torch release)", file=sys.stderr)
+        return 2
+    source = pathlib.Path(args.results[0])
     try:
         data = load_results(source)
         out_dir = pathlib.Path(args.output) if args.output else source.resolve().parent
@@ -863,6 +959,24 @@ def main(argv: list[str]) -> int:
         print(f"bench-report: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {out_dir / 'report.md'}" + (f" and {out_dir / chart_name}" if has_chart else " (no chart: no numeric figure)"))
+    return 0
+
+
+def _main_across(args) -> int:
+    try:
+        sources = [(pathlib.Path(r), load_results(pathlib.Path(r))) for r in args.results]
+        if len(sources) < 2:
+            raise ReportError("--across needs the results files of at least two torch releases")
+        out_dir = pathlib.Path(args.output) if args.output else pathlib.Path(args.results[0]).resolve().parent
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ReportError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
+        (out_dir / "across.md").write_text(render_across(sources), encoding="utf-8")
+    except ReportError as exc:
+        print(f"bench-report: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {out_dir / 'across.md'}")
     return 0
 
 
