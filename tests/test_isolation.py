@@ -74,3 +74,28 @@ def test_two():
     assert torch.equal(torch.rand(3), first[0]), "each test must start from the same torch seed"
 ''')
     guarded.runpytest_subprocess("-p", "no:cacheprovider", "test_seed.py").assert_outcomes(passed=2)
+
+
+def test_a_worker_the_spec_leaves_running_fails_it_but_an_older_process_does_not(pytester):
+    """specs/workers.py: a process the spec started and left alive is an error in teardown; a
+    process already running before the spec (Inductor's compile pool on torch 2.1 to 2.3) is not."""
+    pytester.makepyfile(workers=(catalog.ROOT / "specs" / "workers.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(test_leaks='''
+import multiprocessing, time
+from workers import workers_allowed_and_reaped  # noqa: F401
+
+POOL = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,), daemon=True)
+POOL.start()
+
+
+def test_leaves_a_worker():
+    multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,), daemon=True).start()
+
+
+def test_only_the_older_process_is_alive():
+    assert POOL.is_alive()
+''')
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:socket")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*ERROR at teardown of test_leaves_a_worker*",
+                                 "*worker processes left running after the spec*"])
