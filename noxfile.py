@@ -87,7 +87,7 @@ def claims(session, torch):
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)
     seconds = time.monotonic() - start
     with open(REPORTS / "runs.tsv", "a", encoding="utf-8") as fh:
-        fh.write(f"{torch}\t{seconds:.0f}\t{size}\n")
+        fh.write(f"{torch}\t{seconds:.0f}\t{size}\tnox session (install included)\n")
     session.log(f"torch {torch}: measured in {seconds:.0f} s, venv {size} MB -> {report}")
 
 
