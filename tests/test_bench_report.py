@@ -300,6 +300,8 @@ def test_across_releases_a_change_counts_only_beyond_both_intervals(tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("| `benchmarks/bench_x.py::test_planted`"))
     assert "n=21" in row and "up from 2.1.2 to 2.14.1" in row, row
     assert "2.14.1 to 2.15.0" not in row, f"overlapping intervals called a change: {row}"
+    once = [br.Figure(12.0, None, None, 1), br.Figure(6.0, None, None, 1)]
+    assert br._change(once, ["2.5.1", "2.9.1"]) == "no intervals to compare (one round each)"
 
 
 def test_across_releases_refuses_one_release_twice_and_a_single_file(tmp_path):

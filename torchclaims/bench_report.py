@@ -907,6 +907,8 @@ def _version_key(version: str):
 
 def _change(figures: list[Figure | None], versions: list[str]) -> str:
     """Where consecutive measured releases differ beyond both intervals, which way; else none."""
+    if sum(1 for f in figures if f is not None and f.ci is not None) < 2:
+        return "no intervals to compare (one round each)"
     steps, last = [], None
     for fig, version in zip(figures, versions):
         if fig is None or fig.value is None or fig.ci is None:
