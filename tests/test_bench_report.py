@@ -313,13 +313,19 @@ def test_across_releases_refuses_one_release_twice_and_a_single_file(tmp_path):
     assert br.main(["--across", str(one), "-o", str(tmp_path)]) == 2
     assert br.main([str(one), str(one)]) == 2
 
-def _bench_conftest():
+
+def _benchmarks_module(filename: str):
+    """A module of benchmarks/ (not a package), loaded under a name of its own."""
     import importlib.util
-    path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("bench_conftest_under_test", path)
+    path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / filename
+    spec = importlib.util.spec_from_file_location(f"{path.stem}_under_test", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _bench_conftest():
+    return _benchmarks_module("conftest.py")
 
 
 def test_cpu_of_other_processes_is_the_machines_busy_time_minus_this_runs_own():
@@ -391,12 +397,7 @@ def test_the_command_writes_the_report_and_the_chart(tmp_path):
 # ------------------------------------------------------------------ the benchmarks' measuring kit
 
 def _benchkit():
-    import importlib.util
-    path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "benchkit.py"
-    spec = importlib.util.spec_from_file_location("benchkit_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _benchmarks_module("benchkit.py")
 
 
 def test_rounds_interleave_the_sides_in_rotating_order():
