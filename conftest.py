@@ -73,7 +73,7 @@ def pytest_configure(config):
 def pytest_collect_file(file_path, parent):
     """A test module about to be imported that uses hypothesis (helper modules are imported by them)."""
     if (not _hypothesis_ready and file_path.suffix == ".py" and file_path.name.startswith(("test_", "bench_"))
-            and "hypothesis" in file_path.read_text(encoding="utf-8")):
+            and learn.uses_hypothesis(file_path)):
         _configure_hypothesis(parent.config)
 
 

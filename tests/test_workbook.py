@@ -75,7 +75,10 @@ def _one_lesson(specs, claims=("tensors.contiguous-makes-copy",), functions=("st
     (["specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major",
       "specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major[x]"],
      "is already listed by lesson 1"),
-], ids=["none", "no-test-name", "no-file", "no-function", "other-claim", "twice", "case-and-whole"])
+    (["specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major[x]",
+      "specs/test_property_views.py::test_contiguous_copies_exactly_when_the_layout_is_not_row_major"],
+     "is already listed by lesson 1"),
+], ids=["none", "no-test-name", "no-file", "no-function", "other-claim", "twice", "whole-then-case", "case-then-whole"])
 def test_manifest_rejects_a_spec_list_that_is_not_the_lessons_own(tmp_path, specs, fragment):
     """Each lesson names its specs; each listed spec exists, checks one of its claims, once."""
     bad = tmp_path / "lessons.toml"

@@ -30,6 +30,14 @@ def _text(lang: str) -> dict[str, str]:
         "progress": t["wb_progress"]}
 
 
+def uses_hypothesis(path: pathlib.Path) -> bool:
+    """Whether a spec file may use hypothesis (it mentions it; an unreadable file counts as yes)."""
+    try:
+        return "hypothesis" in path.read_text(encoding="utf-8")
+    except OSError:
+        return True
+
+
 def quick_hypothesis() -> None:
     """No shrinking, explaining or example database in learn mode: a stub fails on every
     example, and shrinking each of dozens of parametrized property specs would take minutes
@@ -88,12 +96,8 @@ class LearnPlugin:
         if self.window is None or "hypothesis" in sys.modules:
             return
         files = {name for lesson in self.window for name in lesson.spec_files}
-        for name in files:
-            try:
-                if "hypothesis" in (workbook.ROOT / name).read_text(encoding="utf-8"):
-                    return
-            except OSError:
-                return
+        if any(uses_hypothesis(workbook.ROOT / name) for name in files):
+            return
         plugin = config.pluginmanager.get_plugin("hypothesispytest")
         if plugin is not None:
             config.pluginmanager.unregister(plugin)
@@ -188,11 +192,10 @@ class LearnPlugin:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        listed_by = {spec: lesson for lesson in self.lessons for spec in lesson.specs}
         owners, problems = {}, []
         for item in items:
             spec = self._listed_id(item)
-            lesson = listed_by.get(spec) or listed_by.get(workbook.spec_id(spec))
+            lesson = next((l for l in self.lessons if l.owns(spec)), None)
             why = self.why_not_a_lesson_spec(item)
             if lesson is not None and why:
                 problems.append(f"{lesson.label} lists {spec}, but {why}")

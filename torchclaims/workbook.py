@@ -114,7 +114,7 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
         raise ManifestError(f"{path}: {exc}") from None
     if claims is None:
         claims = catalog.load()
-    lessons, problems, seen_functions, seen_specs, read = [], [], {}, {}, {}
+    lessons, problems, seen_functions, seen_specs, seen_cases, read = [], [], {}, {}, {}, {}
     for number, entry in enumerate(data.get("lesson", []), start=1):
         where = f"{path.name} lesson {number} ({entry.get('name', '?')})"
         missing = [k for k in REQUIRED_KEYS if not entry.get(k)]
@@ -141,12 +141,14 @@ def load_lessons(path: pathlib.Path | None = None, claims=None, reference: pathl
             problem = _spec_problem(spec, lesson, spec_root, read)
             if problem:
                 problems.append(f"{where}: {problem}")
+            # a spec is listed once: by its function (every case) or case by case, never both
             whole = spec_id(spec)
-            clash = seen_specs.get(spec) or (seen_specs.get(whole) if whole != spec else
-                                             next((n for s, n in seen_specs.items() if spec_id(s) == whole), None))
+            clash = seen_specs.get(spec) or seen_specs.get(whole) or (spec == whole and seen_cases.get(whole))
             if clash:
                 problems.append(f"{where}: {spec} is already listed by lesson {clash}")
             seen_specs[spec] = number
+            if spec != whole:
+                seen_cases.setdefault(whole, number)
         lessons.append(lesson)
     if not lessons and not problems:
         problems.append(f"{path}: no [[lesson]] entries")
