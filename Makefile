@@ -1,5 +1,5 @@
 # Two commands for a fresh clone (both idempotent: the venv is built once and refreshed
-# only when pyproject.toml changes):
+# only when pyproject.toml or constraints.txt changes):
 #   make specs   set up, then run the specs with the claim scoreboard (the learner's quick run)
 #   make test    set up, then run everything: the catalog link check, every spec (slow,
 #                compile and distributed included) and the tooling tests, in random order
@@ -11,11 +11,14 @@ PY := $(VENV)/bin/python
 .PHONY: setup specs test
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# The pinned default (constraints.txt: torch 2.14.1, torchvision 0.29.1 and the tooling). With a torch
+# of your own (a CUDA, ROCm, nightly or source build), skip this: see the README, "On the torch you have".
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
+	@echo "torchclaims is set up in $(VENV)/: next, . $(VENV)/bin/activate && pytest specs/ (or make specs)"
 
 specs: setup
 	$(PY) -m pytest specs/

@@ -45,6 +45,7 @@ import torch._dynamo
 import torch.nn.functional as F
 from torch import nn
 from torch.utils import benchmark as tbench
+from torchclaims.optional import need
 
 from benchkit import ROUNDS, SMOKE, exact_row, median, pair_row, record, rotated, samples_row
 
@@ -456,7 +457,7 @@ def test_resnet50_cpu(benchmark):
     """000 §5.3 on this CPU: torchvision ResNet-50 (random weights), inference at a small batch,
     eager vs torch.compile default vs max-autotune: speed-up, compile latency cold and warm,
     peak memory.  The CPU counterpart of the material's A100 table: context, not a verdict."""
-    pytest.importorskip("torchvision")
+    need("torchvision")
     limits = {"default": DEFAULT_LIMIT_S, "max-autotune": AUTOTUNE_LIMIT_S}
     runs = {mode: _run_worker(mode, limits[mode]) for mode in ("default", "max-autotune")}
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)  # the figures come from the workers
@@ -490,7 +491,7 @@ def test_resnet50_gpu(benchmark, inductor_started, phase, precision):
     max-autotune (material: A100; batch size and precision unstated: batch 64, 224x224)."""
     if not torch.cuda.is_available():
         pytest.skip("needs CUDA: no GPU on this machine")
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     device = torch.device("cuda")
     work = Workload(lambda: torchvision.models.resnet50(weights=None), 64, 224,
                     "train" if phase == "train" else "forward", device, num_classes=1000,

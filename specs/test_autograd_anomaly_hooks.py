@@ -11,6 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torchclaims.optional import need
 
 NAN_ERROR = "returned nan values"
 
@@ -174,7 +175,7 @@ def test_forward_hook_fires_under_no_grad_with_input_tuple():
 def test_forward_hook_captures_resnet_layer4_feature_map():
     """Material: a forward hook on layer4[-1].conv2 under no_grad stores a (1, 512, 7, 7) map keyed 'Conv2d'.
     True: with resnet18 and a 224x224 input, as printed; input is a tuple of the real input."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     model = torchvision.models.resnet18(weights=None).eval()
     feature_maps, inputs = {}, []
 

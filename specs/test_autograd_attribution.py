@@ -8,9 +8,10 @@ the drawing call on an Agg figure (``use_pyplot=False``, so no pyplot state is l
 import pytest
 import torch
 from torch import nn
+from torchclaims.optional import need
 
-captum_attr = pytest.importorskip("captum.attr", reason="captum is a test dependency (pyproject.toml)")
-pytest.importorskip("matplotlib")
+captum_attr = need("captum.attr")
+need("matplotlib")
 from captum.attr import IntegratedGradients  # noqa: E402
 from captum.attr import visualization as viz  # noqa: E402
 

@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torchclaims.optional import need
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation"
 VERSION_ERROR = "modified by an inplace operation"
@@ -211,7 +212,7 @@ def test_relu_inplace_inside_model_gives_same_gradients():
 def test_torchvision_resnet_uses_inplace_relu():
     """Material: never use in-place inside a model.
     True: torchvision's own ResNet builds nn.ReLU(inplace=True)."""
-    resnet = pytest.importorskip("torchvision.models.resnet")
+    resnet = need("torchvision.models.resnet")
     block = resnet.BasicBlock(8, 8)
     assert block.relu.inplace is True, "torchvision's ResNet BasicBlock.relu.inplace is not True"
     x = torch.randn(1, 8, 4, 4, requires_grad=True)

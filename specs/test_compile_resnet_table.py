@@ -10,6 +10,7 @@ so no spec checks it (compile.resnet50-speedup-arithmetic is not-checkable).
 """
 import pytest
 import torch
+from torchclaims.optional import need
 
 from torchclaims.versions import require_torch
 
@@ -35,7 +36,7 @@ def test_resnet50_table_configurations_match_eager_on_cuda(mode):
     """Material: the three table rows time the same ResNet-50 on an A100.
     True (needs CUDA): each compiled configuration computes what eager does; the
     timings and memory of the rows are measured by benchmarks/bench_compile.py."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     torch._dynamo.reset()
     model = torchvision.models.resnet50(weights=None).cuda().eval()
     x = torch.randn(8, 3, 224, 224, device="cuda")

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 import torch
 from torch.utils.data import DataLoader
+from torchclaims.optional import need
 
 from aliasing import storage_nbytes
 
-torchvision = pytest.importorskip("torchvision")
+torchvision = need("torchvision")
 from PIL import Image  # noqa: E402
 from torchvision import transforms  # noqa: E402
 from torchvision.datasets import CIFAR10, FakeData, ImageFolder  # noqa: E402

@@ -15,6 +15,7 @@ import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset
 from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
+from torchclaims.optional import need
 
 
 class Pids(Dataset):
@@ -119,7 +120,7 @@ def test_as_written_setting_prefetch_factor_2_changes_the_loader():
 
 def _drawn_pixels(image_hwc: np.ndarray) -> np.ndarray:
     """The RGB pixels matplotlib draws for ``imshow(image_hwc)`` (Agg canvas, no pyplot state)."""
-    pytest.importorskip("matplotlib")
+    need("matplotlib")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     fig = Figure(figsize=(1, 1), dpi=32)
@@ -132,7 +133,7 @@ def _drawn_pixels(image_hwc: np.ndarray) -> np.ndarray:
 
 
 def _normalized_cifar_like_image() -> np.ndarray:
-    transforms = pytest.importorskip("torchvision.transforms")
+    transforms = need("torchvision.transforms")
     torch.manual_seed(0)
     x = torch.rand(3, 32, 32)
     out = transforms.Normalize((0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010))(x)

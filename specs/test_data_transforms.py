@@ -8,8 +8,9 @@ in claims/data.toml, not recomputed.
 import numpy as np
 import pytest
 import torch
+from torchclaims.optional import need
 
-torchvision = pytest.importorskip("torchvision")
+torchvision = need("torchvision")
 from PIL import Image  # noqa: E402  (torchvision depends on Pillow)
 from torchvision import transforms  # noqa: E402
 from torchvision.transforms import v2  # noqa: E402

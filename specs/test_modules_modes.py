@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torchclaims.optional import need
 
 
 class Block(nn.Module):
@@ -188,7 +189,7 @@ def test_bn_accepts_one_sample_with_spatial_extent():
 def test_forward_hook_captures_resnet_layer4_feature_map():
     """Material: a hook on layer4[-1].conv2 captures a [1, 512, 7, 7] feature map.
     True: for a 224x224 image through resnet18; input arrives as a tuple."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     model = torchvision.models.resnet18(weights=None).eval()
     feature_maps, inputs = {}, {}
 

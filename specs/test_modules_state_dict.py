@@ -14,6 +14,7 @@ import pickle
 import pytest
 import torch
 from torch import nn
+from torchclaims.optional import need
 
 # Why a spec that loads optimizer state with weights_only=True is not applicable on 1.13.
 FLOATS_UNDER_WEIGHTS_ONLY = "1.13's weights-only unpickler refuses Python floats such as an optimizer's lr (2.0 accepts them)"
@@ -121,7 +122,7 @@ def test_extra_fc_keys_merely_reported_as_written():
 def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
     """Material: layer3/layer4 would be missing and stay random.
     True: no key is missing; unexpected keys and size mismatches raise, even non-strict."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     with torch.device("meta"):  # shapes and keys only: no memory, no init cost
         r18, r50 = torchvision.models.resnet18(weights=None), torchvision.models.resnet50(weights=None)
     s18, s50 = r18.state_dict(), r50.state_dict()
@@ -136,7 +137,7 @@ def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
 def test_resnet50_into_resnet18_leaves_layer3_missing_as_written():
     """Material: loading ResNet50 weights leaves layer3/layer4 keys missing.
     True: strict=False still raises on size mismatch, and no key is missing."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     with torch.device("meta"):
         r18, r50 = torchvision.models.resnet18(weights=None), torchvision.models.resnet50(weights=None)
     result = r18.load_state_dict(r50.state_dict(), strict=False)

@@ -13,6 +13,7 @@ import pytest
 import torch
 from torch import nn
 from torch.utils.checkpoint import checkpoint
+from torchclaims.optional import need
 
 from torchclaims.measure import saved_tensor_bytes
 
@@ -122,7 +123,7 @@ def test_resnet18_mini_has_two_stages_and_684362_parameters(ref):
 @pytest.mark.claim("modules.resnet18-mini-is-truncated")
 def test_four_stage_version_matches_torchvision_resnet18_count(ref):
     """With all four stages and 1000 classes the same code has torchvision's 11,689,512."""
-    torchvision = pytest.importorskip("torchvision")
+    torchvision = need("torchvision")
     with torch.device("meta"):
         full = ref.models.ResNet18(num_classes=1000, stages=4)
         tv = torchvision.models.resnet18(weights=None)

@@ -288,6 +288,36 @@ def environment() -> dict:
         "machine": platform.machine(),
         "cuda": torch.version.cuda if cuda else None,
         "device": torch.cuda.get_device_name(0) if cuda else "cpu",
+        "accelerator": accelerator(),
+        "build": build(),
+    }
+
+
+def accelerator() -> str:
+    """The device the specs' ``device`` fixture reached besides the CPU: cuda, rocm, xpu, mps, or cpu."""
+    import torch
+    if torch.cuda.is_available():
+        return "rocm" if getattr(torch.version, "hip", None) else "cuda"
+    if getattr(torch, "xpu", None) is not None and torch.xpu.is_available():
+        return "xpu"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def build() -> dict:
+    """Which build of torch this is, beyond its version: the git commit it was built from, the CUDA or
+    ROCm it was compiled for (whether or not a GPU is here), a debug build or not, and the GPU seen."""
+    import torch
+    version = torch.version
+    return {
+        "git_version": getattr(version, "git_version", None),
+        "cuda": getattr(version, "cuda", None),
+        "hip": getattr(version, "hip", None),
+        "debug": bool(getattr(version, "debug", False)),
+        "devices": [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+        if torch.cuda.is_available() else [],
     }
 
 
@@ -342,6 +372,17 @@ REPORT_SCHEMA = {
         "machine": {"type": "string"},
         "cuda": {"type": ["string", "null"]},
         "device": {"type": "string"},
+        "accelerator": {"enum": ["cpu", "cuda", "rocm", "xpu", "mps"]},
+        "build": {
+            "type": "object",
+            "properties": {
+                "git_version": {"type": ["string", "null"]},
+                "cuda": {"type": ["string", "null"]},
+                "hip": {"type": ["string", "null"]},
+                "debug": {"type": "boolean"},
+                "devices": {"type": "array", "items": {"type": "string"}},
+            },
+        },
         "argv": {"type": "array", "items": {"type": "string"}},
         "commit": {"type": ["string", "null"]},
         "claims": {
@@ -382,7 +423,11 @@ REPORT_SCHEMA = {
 
 def validate_report(data) -> None:
     """Raise ValueError with one clear line if ``data`` is not a claim report."""
-    import jsonschema
+    try:
+        import jsonschema
+    except ModuleNotFoundError:
+        raise ValueError("reading a claim report needs jsonschema (pip install jsonschema, "
+                         'or pip install -e ".[report]")') from None
     try:
         jsonschema.validate(data, REPORT_SCHEMA)
     except jsonschema.ValidationError as exc:

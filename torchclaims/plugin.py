@@ -199,8 +199,16 @@ def ref(request):
 def pytest_report_header(config):
     import torch
     impl = config.stash[IMPL]
+    build = outcomes.build()
+    built = ", ".join(part for part in (
+        f"git {build['git_version'][:10]}" if build["git_version"] and build["git_version"] != "Unknown" else "",
+        f"built for CUDA {build['cuda']}" if build["cuda"] else "",
+        f"built for ROCm {build['hip']}" if build["hip"] else "",
+        "debug build" if build["debug"] else "") if part)
     lines = [
-        f"torchclaims: torch {torch.__version__}, CUDA {'available: ' + torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'absent'}, "
+        f"torchclaims: torch {torch.__version__} ({built or 'CPU build'}) from {os.path.dirname(torch.__file__)}",
+        f"torchclaims: device {outcomes.accelerator()}"
+        f"{' (' + ', '.join(build['devices']) + ')' if build['devices'] else ''}, "
         f"{len(config.stash[CATALOG])} claims, impl {'reference_impl' if impl.is_reference else impl.root}",
     ]
     mode = []
