@@ -41,13 +41,22 @@ LOCAL = {"2.13.0", "2.14.1"}
 NUMPY_1 = {"1.13.1", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy 1.x
 REPORTS = pathlib.Path("reports/claims")
 DEFAULT_ARGS = '-n 2 -m "not slow and not distributed"'
-# The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared.
+# The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared:
+# the core list and every extra, less torch and torchvision (installed above, per release) and the
+# packages no spec run needs.
 NOT_TEST_DEPS = ("torch", "torchvision", "numpy", "nox", "matplotlib")
 
 
+def _name(requirement: str) -> str:
+    return requirement.split(";")[0].split("[")[0].split("=")[0].split(">")[0].split("<")[0].strip()
+
+
 def test_deps() -> list[str]:
-    deps = tomllib.loads(pathlib.Path("pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
-    return [d for d in deps if not d.split("=")[0].split(">")[0].split("<")[0].strip().startswith(NOT_TEST_DEPS)]
+    project = tomllib.loads(pathlib.Path("pyproject.toml").read_text(encoding="utf-8"))["project"]
+    deps = list(project["dependencies"])
+    for extra in project.get("optional-dependencies", {}).values():
+        deps += [d for d in extra if d not in deps]
+    return [d for d in deps if _name(d) != "torchclaims" and _name(d) not in NOT_TEST_DEPS]
 
 
 def _venv_mb(path) -> int:
