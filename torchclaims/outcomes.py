@@ -384,6 +384,7 @@ REPORT_SCHEMA = {
             },
         },
         "argv": {"type": "array", "items": {"type": "string"}},
+        "interrupted": {"type": "boolean"},  # the run stopped early (Ctrl-C, -x): its claims are partial
         "commit": {"type": ["string", "null"]},
         "claims": {
             "type": "object",
