@@ -1,0 +1,580 @@
+"""Anchors: where each source document makes a claim, recorded without copying its text.
+
+An anchor is a claim id, a document (the seed file as distributed: its name carries its hash),
+the character offsets of the span that makes the claim, and fingerprints of that span: the
+SHA-256 of its normalised text (NFKC, case-folded, whitespace removed) and a few winnowed
+k-gram hashes of it. The offsets place the span in the distributed file; the fingerprints
+place it in another copy (reformatted, a paragraph removed, one half of a duplicated text),
+and a span is shown only where its full fingerprint matches, never at a guess.
+
+The data lives in ``claims/anchors/<seed>.toml`` (outside the ``claims/*.toml`` glob): one
+``[[anchor]]`` per claim and document, and ``[[unanchored]]`` entries with the reason a claim
+could not be placed. ``python -m torchclaims anchors propose ID`` proposes the span for a claim
+from its section and key terms for the author to confirm; ``check`` verifies every anchor
+against the documents when ``../shared/seeds/`` is there.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import math
+import os
+import pathlib
+import re
+import tomllib
+import unicodedata
+import zlib
+
+from . import catalog
+from .errors import Parser, UsageError
+
+K = 6          # k-gram length, in normalised characters
+WINDOW = 12    # winnowing window, in k-grams
+MIN_LENGTH = 12  # a span shorter than this (normalised) is too weak to place
+NORMALISATION = "nfkc-casefold-nospace"
+
+
+def anchors_dir() -> pathlib.Path:
+    """``claims/anchors/`` of the catalog in use (TORCHCLAIMS_CLAIMS_DIR moves both)."""
+    return catalog.claims_dir() / "anchors"
+
+
+def seeds_dir() -> pathlib.Path:
+    """Where the documents are: ``../shared/seeds/``, or the folder TORCHCLAIMS_SEEDS_DIR names."""
+    return pathlib.Path(os.environ.get("TORCHCLAIMS_SEEDS_DIR") or catalog.SEEDS_DIR)
+
+
+# ---------------------------------------------------------------- normalised text and fingerprints
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """The text NFKC-normalised, case-folded and without whitespace, and for each of its
+    characters the index of the original character it came from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        for c in unicodedata.normalize("NFKC", ch).casefold():
+            if not c.isspace():
+                out.append(c)
+                where.append(i)
+    return "".join(out), where
+
+
+def digest(norm: str) -> str:
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:16]
+
+
+def _gram_hashes(norm: str) -> list[int]:
+    return [zlib.crc32(norm[i:i + K].encode("utf-8")) for i in range(len(norm) - K + 1)]
+
+
+def winnow(norm: str) -> list[tuple[int, int]]:
+    """(offset, hash) of the k-grams winnowing selects: the smallest hash of every window of
+    WINDOW consecutive k-grams (the rightmost on ties), each position once."""
+    hashes = _gram_hashes(norm)
+    if not hashes:
+        return []
+    picked: dict[int, int] = {}
+    for start in range(max(1, len(hashes) - WINDOW + 1)):
+        window = hashes[start:start + WINDOW]
+        low = min(window)
+        pos = start + max(i for i, h in enumerate(window) if h == low)
+        picked[pos] = hashes[pos]
+    return sorted(picked.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class Anchor:
+    claim: str
+    document: str
+    section: str
+    start: int        # character offsets into the document as distributed
+    end: int
+    length: int       # characters of the normalised span
+    sha: str          # digest of the normalised span
+    grams: tuple[tuple[int, int], ...]  # winnowed (offset in the normalised span, crc32)
+
+
+@dataclasses.dataclass(frozen=True)
+class Unanchored:
+    claim: str
+    document: str
+    reason: str
+
+
+def make_anchor(claim: str, document: str, section: str, text: str, start: int, end: int) -> Anchor:
+    """The anchor of ``text[start:end]``."""
+    norm, _ = normalise(text[start:end])
+    return Anchor(claim, document, section, start, end, len(norm), digest(norm), tuple(winnow(norm)))
+
+
+# ---------------------------------------------------------------- the data files
+
+@dataclasses.dataclass
+class AnchorSet:
+    anchors: list[Anchor]
+    unanchored: list[Unanchored]
+    problems: list[str]
+
+    def by_document(self, document: str) -> list[Anchor]:
+        return [a for a in self.anchors if a.document == document]
+
+
+def _parse_file(path: pathlib.Path, into: AnchorSet) -> None:
+    where = f"claims/anchors/{path.name}"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        into.problems.append(f"{where}: not valid TOML: {exc}")
+        return
+    document = data.get("document")
+    if document != path.stem + ".txt":
+        into.problems.append(f"{where}: document = {document!r}, but the file is named for {path.stem}.txt")
+        return
+    if data.get("normalisation", NORMALISATION) != NORMALISATION or data.get("k", K) != K:
+        into.problems.append(f"{where}: fingerprints made with another normalisation or k; regenerate them")
+        return
+    for n, entry in enumerate(data.get("anchor", []), 1):
+        try:
+            anchor = Anchor(claim=entry["claim"], document=document, section=str(entry.get("section", "")),
+                            start=int(entry["start"]), end=int(entry["end"]), length=int(entry["length"]),
+                            sha=str(entry["sha"]), grams=tuple((int(o), int(h)) for o, h in entry.get("grams", [])))
+        except (KeyError, TypeError, ValueError) as exc:
+            into.problems.append(f"{where}: anchor {n} ({entry.get('claim', '?')}): bad or missing field {exc}")
+            continue
+        if not 0 <= anchor.start < anchor.end:
+            into.problems.append(f"{where}: anchor {anchor.claim}: offsets {anchor.start}-{anchor.end} are not a span")
+            continue
+        into.anchors.append(anchor)
+    for entry in data.get("unanchored", []):
+        if not (entry.get("claim") and str(entry.get("reason", "")).strip()):
+            into.problems.append(f"{where}: an [[unanchored]] entry needs a claim and a reason: {entry}")
+            continue
+        into.unanchored.append(Unanchored(entry["claim"], document, entry["reason"].strip()))
+
+
+def load(directory: pathlib.Path | None = None) -> AnchorSet:
+    folder = directory or anchors_dir()
+    found = AnchorSet([], [], [])
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        _parse_file(path, found)
+    return found
+
+
+def _toml_str(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_file(document: str, anchors: list[Anchor], unanchored: list[Unanchored]) -> str:
+    lines = [f"# Where {catalog.source_label(document)} makes each claim of the catalog.",
+             "# Character offsets into the seed file as distributed, and fingerprints of the span",
+             "# (torchclaims/anchors.py); no text of the document. Edit with: python -m torchclaims anchors",
+             f"document = {_toml_str(document)}", f"normalisation = {_toml_str(NORMALISATION)}", f"k = {K}", ""]
+    for a in sorted(anchors, key=lambda a: (a.start, a.claim)):
+        lines += ["[[anchor]]", f"claim = {_toml_str(a.claim)}", f"section = {_toml_str(a.section)}",
+                  f"start = {a.start}", f"end = {a.end}", f"length = {a.length}", f"sha = {_toml_str(a.sha)}",
+                  "grams = [" + ", ".join(f"[{o}, {h}]" for o, h in a.grams) + "]", ""]
+    for u in sorted(unanchored, key=lambda u: u.claim):
+        lines += ["[[unanchored]]", f"claim = {_toml_str(u.claim)}", f"reason = {_toml_str(u.reason)}", ""]
+    return "\n".join(lines)
+
+
+def write_file(document: str, anchors: list[Anchor], unanchored: list[Unanchored],
+               directory: pathlib.Path | None = None) -> pathlib.Path:
+    """Write one document's anchors whole or not at all (a temporary file, then os.replace)."""
+    folder = directory or anchors_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / (pathlib.Path(document).stem + ".toml")
+    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    tmp.write_text(render_file(document, anchors, unanchored), encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+# ---------------------------------------------------------------- sections of a document
+
+def _heading(number: str) -> re.Pattern:
+    parts = number.split(".")
+    if len(parts) == 1:  # "2. Title": a top-level heading is the number, a dot and a space
+        return re.compile(rf"(?<![\d.]){parts[0]}\.\s+(?=[^\d\s])")
+    # "2.1 Title" or "2.1Title"; not "2.1.2" (a version), not "2.1 节" (the book's own section numbers)
+    return re.compile(rf"(?<![\d.]){parts[0]}\.{parts[1]}(?![\d])(?!\.\d)(?!\s*节)(?!\s*[KMG]B)(?![%x倍])")
+
+
+def sections(text: str) -> list[tuple[str, int, int]]:
+    """(number, first character, copy) of each heading in reading order. Headings come in
+    sequence (1., 1.1, 1.2, 2., 2.1...), so each is looked for only where the previous one
+    allows; a document that repeats its text restarts at "1." and counts as copy 2."""
+    found: list[tuple[str, int, int]] = []
+    pos, copy, current = 0, 1, None
+    while True:
+        if current is None:
+            nexts = ["1", "1.1"]
+        else:
+            top, *sub = current.split(".")
+            nexts = [f"{top}.{int(sub[0]) + 1}" if sub else f"{top}.1", f"{int(top) + 1}", f"{int(top) + 1}.1"]
+        best = None
+        for number in nexts:
+            match = _heading(number).search(text, pos)
+            if match and (best is None or match.start() < best[1]):
+                best = (number, match.start())
+        if best is None:
+            if current is None or not found:
+                return found
+            first = found[0][1]
+            head = text[first:first + 40]
+            again = text.find(head, pos) if head else -1
+            if again < 0:
+                return found
+            copy += 1
+            found.append((found[0][0], again, copy))
+            pos, current = again + 1, found[0][0]
+            continue
+        found.append((best[0], best[1], copy))
+        pos, current = best[1] + 1, best[0]
+
+
+def section_range(text: str, number: str, heads: list | None = None) -> tuple[int, int] | None:
+    """The span of section ``number`` (its subsections included) in the first copy of the text."""
+    heads = sections(text) if heads is None else heads
+    for i, (num, start, copy) in enumerate(heads):
+        if num == number and copy == 1:
+            end = len(text)
+            for num2, start2, _ in heads[i + 1:]:
+                if not (num2.startswith(number + ".") and "." not in number):
+                    end = start2
+                    break
+            return start, end
+    return None
+
+
+# ---------------------------------------------------------------- proposing a span for a claim
+
+STOP = set("the and for with that this are was not but its has have from into when then than only each "
+           "what which while where their there them they you your can one two all any more most less also "
+           "does did use used uses using every same other such both some even just like over under after "
+           "before between because without within make makes made true material says said".split())
+SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+
+
+def _spans(text: str, start: int, end: int, longest: int = 260) -> list[tuple[int, int]]:
+    """Sentences of ``text[start:end]``; a long one is cut at commas into pieces of at most ``longest``."""
+    out = []
+    for m in SENTENCE.finditer(text, start, end):
+        s, e = m.start(), m.end()
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e - s <= longest:
+            out.append((s, e))
+            continue
+        cut = s
+        for c in re.finditer(r"[，,：:）)]", text[s:e]):
+            if s + c.end() - cut >= longest // 2:
+                out.append((cut, s + c.end()))
+                cut = s + c.end()
+        if cut < e:
+            out.append((cut, e))
+    return [(s, e) for s, e in out if len(normalise(text[s:e])[0]) >= MIN_LENGTH]
+
+
+def key_terms(claim: catalog.Claim) -> dict[str, float]:
+    """The terms that find a claim in its document, with a weight: API names, code and numbers
+    of its says (and, weaker, its truth), and two-character words of its Chinese says."""
+    terms: dict[str, float] = {}
+    for field, weight in ((claim.says, 3.0), (claim.truth, 1.0)):
+        for raw in re.findall(r"[A-Za-z_][\w.]*(?:\(\))?|\d+(?:\.\d+)?%?", field):
+            term = raw.strip(".").removesuffix("()").lower()
+            if len(term) >= 3 and term not in STOP or re.fullmatch(r"\d+(\.\d+)?%?", term) and len(term) >= 2:
+                terms[term] = max(terms.get(term, 0), weight)
+    zh = re.sub(r"[^\u4e00-\u9fff]", " ", claim.says_zh)
+    for word in zh.split():
+        for i in range(len(word) - 1):
+            terms.setdefault(word[i:i + 2], 0.6)
+    return terms
+
+
+def candidates(claim: catalog.Claim, document: str, text: str, terms: dict[str, float] | None = None,
+               heads: list | None = None) -> list[tuple[float, int, int, str]]:
+    """(score, start, end, section) of the sentences of the claim's sections in ``document``, best first."""
+    terms = terms or key_terms(claim)
+    heads = sections(text) if heads is None else heads
+    spans: list[tuple[int, int, str]] = []
+    for source in claim.source:
+        file, _, section = source.partition(" §")
+        if file != document:
+            continue
+        where = section_range(text, section, heads)
+        if where:
+            spans += [(s, e, section) for s, e in _spans(text, *where)]
+    if not spans:
+        return []
+    lowered = [text[s:e].lower() for s, e, _ in spans]
+    df = {t: sum(t in low for low in lowered) for t in terms}
+    scored = []
+    for (s, e, section), low in zip(spans, lowered):
+        score = sum(w * math.log(1 + len(spans) / df[t]) for t, w in terms.items() if df[t] and t in low)
+        scored.append((round(score / (1 + (e - s) / 600), 3), s, e, section))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return scored
+
+
+# ---------------------------------------------------------------- placing anchors in a copy
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    anchor: Anchor
+    spans: tuple[tuple[int, int], ...]  # where the span is in the copy (several where the copy repeats it)
+
+
+@dataclasses.dataclass
+class Placed:
+    placed: list[Placement]
+    missing: list[tuple[Anchor, str]]   # an anchor that could not be placed, and why
+
+    def lines(self) -> list[str]:
+        return [f"{a.claim}: not placed in this copy ({why})" for a, why in self.missing]
+
+
+class Copy:
+    """A reader's copy of a document, normalised once and indexed by k-gram hash."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.norm, self.where = normalise(text)
+        self.index: dict[int, list[int]] = collections.defaultdict(list)
+        for i, h in enumerate(_gram_hashes(self.norm)):
+            self.index[h].append(i)
+
+    def _orig(self, start: int, length: int) -> tuple[int, int]:
+        return self.where[start], self.where[start + length - 1] + 1
+
+    def find(self, anchor: Anchor) -> tuple[list[tuple[int, int]], str]:
+        """Every place of the copy whose normalised text has the anchor's digest; else why not."""
+        votes = collections.Counter()
+        for offset, h in anchor.grams:
+            for pos in self.index.get(h, ()):
+                if pos >= offset:
+                    votes[pos - offset] += 1
+        hits = [start for start in sorted(votes)
+                if digest(self.norm[start:start + anchor.length]) == anchor.sha]
+        if hits:
+            return [self._orig(start, anchor.length) for start in hits], ""
+        if not anchor.grams:
+            return [], "too short to fingerprint"
+        best = votes.most_common(1)[0][1] if votes else 0
+        if best:
+            return [], f"edited: {best} of {len(anchor.grams)} fingerprints found, the span differs"
+        return [], "its text is not in this copy"
+
+
+def place(text: str, anchors: list[Anchor]) -> Placed:
+    copy = Copy(text)
+    result = Placed([], [])
+    for anchor in anchors:
+        spans, why = copy.find(anchor)
+        if spans:
+            result.placed.append(Placement(anchor, tuple(spans)))
+        else:
+            result.missing.append((anchor, why))
+    return result
+
+
+def at_offsets(text: str, anchor: Anchor) -> bool:
+    """Whether the document's text at the anchor's offsets still has its fingerprint."""
+    norm, _ = normalise(text[anchor.start:anchor.end])
+    return len(norm) == anchor.length and digest(norm) == anchor.sha
+
+
+# ---------------------------------------------------------------- check
+
+def problems(claims: dict[str, catalog.Claim], directory: pathlib.Path | None = None,
+             seeds: pathlib.Path | None = None) -> list[str]:
+    """What ``check`` reports about anchors, one line each: entries that break the format, name an
+    unknown claim or a document the claim does not cite, claims of a document with neither an
+    anchor nor a reason, and (where the documents are present) anchors whose span no longer
+    matches its fingerprint. Nothing when the catalog has no ``anchors/`` folder."""
+    folder = directory or anchors_dir()
+    if not folder.is_dir():
+        return []
+    seeds = seeds or seeds_dir()
+    found = load(folder)
+    out = list(found.problems)
+    seen: dict[tuple[str, str], str] = {}
+    for item in [*found.anchors, *found.unanchored]:
+        kind = "anchor" if isinstance(item, Anchor) else "unanchored entry"
+        key = (item.claim, item.document)
+        claim = claims.get(item.claim)
+        if claim is None:
+            out.append(f"{item.claim}: {kind} in claims/anchors/{item.document[:-4]}.toml, but no such claim")
+        elif not any(s.startswith(item.document + " ") for s in claim.source):
+            out.append(f"{item.claim}: {kind} in {item.document}, a document its source does not cite")
+        elif key in seen:
+            out.append(f"{item.claim}: {kind} in {item.document} again (it already has an {seen[key]} there)")
+        seen.setdefault(key, kind)
+    for claim in claims.values():
+        for document in dict.fromkeys(s.partition(" ")[0] for s in claim.source):
+            if (claim.id, document) not in seen:
+                out.append(f"{claim.id}: no anchor in {document} and no reason why "
+                           f"(python -m torchclaims anchors propose {claim.id})")
+    texts: dict[str, str | None] = {}
+    for anchor in found.anchors:
+        if anchor.document not in texts:
+            path = seeds / anchor.document
+            texts[anchor.document] = path.read_text(encoding="utf-8") if path.is_file() else None
+        text = texts[anchor.document]
+        if text is not None and not at_offsets(text, anchor):
+            out.append(f"{anchor.claim}: anchor at {anchor.start}-{anchor.end} of {anchor.document} no longer "
+                       "matches the document (its fingerprint differs); propose it again")
+    return out
+
+
+def counts(claims: dict[str, catalog.Claim], directory: pathlib.Path | None = None) -> dict[str, int]:
+    """Claims with an anchor in every document they cite, with none at all, and the rest."""
+    found = load(directory)
+    have = {(a.claim, a.document) for a in found.anchors}
+    full = sum(all((c.id, s.partition(" ")[0]) in have for s in c.source) for c in claims.values())
+    none = sum(not any((c.id, s.partition(" ")[0]) in have for s in c.source) for c in claims.values())
+    return {"claims": len(claims), "anchored everywhere": full, "unanchored": none,
+            "partly": len(claims) - full - none, "anchors": len(found.anchors)}
+
+
+# ---------------------------------------------------------------- python -m torchclaims anchors
+
+def _document_text(document: str) -> str:
+    path = seeds_dir() / document
+    if not path.is_file():
+        raise UsageError(f"{path}: the document is not there (the seeds live in ../shared/seeds/)")
+    return path.read_text(encoding="utf-8")
+
+
+def _documents_of(claim: catalog.Claim, only: str | None) -> list[str]:
+    docs = list(dict.fromkeys(s.partition(" ")[0] for s in claim.source))
+    if only:
+        if only not in docs:
+            raise UsageError(f"{claim.id} does not cite {only}; it cites {', '.join(docs)}")
+        docs = [only]
+    return docs
+
+
+def _context(text: str, start: int, end: int, around: int = 40) -> str:
+    before = text[max(0, start - around):start]
+    return f"…{before}[[{text[start:end]}]]{text[end:end + around]}…".replace("\n", " ")
+
+
+def cmd_propose(args, claims) -> int:
+    found = load()
+    have = {(a.claim, a.document) for a in found.anchors} | {(u.claim, u.document) for u in found.unanchored}
+    ids = list(claims) if args.all else [args.id]
+    if not args.all and args.id not in claims:
+        raise UsageError(f"unknown claim {args.id!r}")
+    new: list[Anchor] = []
+    texts: dict[str, str] = {}
+    heads: dict[str, list] = {}
+    for cid in ids:
+        claim = claims[cid]
+        for document in _documents_of(claim, args.doc):
+            if args.all and (cid, document) in have:
+                continue
+            if document not in texts:
+                texts[document] = _document_text(document)
+                heads[document] = sections(texts[document])
+            text = texts[document]
+            terms = dict.fromkeys(args.terms.split(","), 5.0) if args.terms else None
+            ranked = candidates(claim, document, text, terms, heads[document])
+            if not ranked:
+                print(f"{cid} in {document}: its section is not found in the document")
+                continue
+            pick = min(args.pick, len(ranked)) - 1
+            score, start, end, section = ranked[pick]
+            anchor = make_anchor(cid, document, section, text, start, end)
+            new.append(anchor)
+            if not args.quiet:
+                print(f"{cid} in {document} §{section}: {start}-{end} (score {score})")
+                if args.show:
+                    print("   " + _context(text, start, end))
+    if args.write and new:
+        for document in sorted({a.document for a in new}):
+            keep = [a for a in found.anchors if a.document == document
+                    and all((a.claim, a.document) != (n.claim, n.document) for n in new)]
+            keep += [a for a in new if a.document == document]
+            dropped = {a.claim for a in new if a.document == document}
+            rest = [u for u in found.unanchored if u.document == document and u.claim not in dropped]
+            print(f"wrote {write_file(document, keep, rest)}")
+    elif new:
+        print(f"{len(new)} anchors proposed; add --write to record them")
+    return 0
+
+
+def cmd_show(args, claims) -> int:
+    found = load()
+    hits = [a for a in found.anchors if a.claim == args.id and (not args.doc or a.document == args.doc)]
+    for a in hits:
+        text = _document_text(a.document)
+        ok = "matches" if at_offsets(text, a) else "NO LONGER MATCHES"
+        print(f"{a.claim} in {a.document} §{a.section} {a.start}-{a.end} ({ok})")
+        print("   " + _context(text, a.start, a.end, args.context))
+    for u in found.unanchored:
+        if u.claim == args.id:
+            print(f"{u.claim} in {u.document}: not anchored: {u.reason}")
+    if not hits and args.id not in {u.claim for u in found.unanchored}:
+        raise UsageError(f"{args.id}: no anchor")
+    return 0
+
+
+def cmd_skip(args, claims) -> int:
+    if args.id not in claims:
+        raise UsageError(f"unknown claim {args.id!r}")
+    found = load()
+    document = _documents_of(claims[args.id], args.doc)[0]
+    keep = [a for a in found.by_document(document) if a.claim != args.id]
+    rest = [u for u in found.unanchored if u.document == document and u.claim != args.id]
+    rest.append(Unanchored(args.id, document, args.reason))
+    print(f"wrote {write_file(document, keep, rest)}")
+    return 0
+
+
+def cmd_status(args, claims) -> int:
+    for key, n in counts(claims).items():
+        print(f"{key}: {n}")
+    for u in load().unanchored:
+        print(f"unanchored {u.claim} in {u.document}: {u.reason}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m torchclaims anchors", description="propose, show and record the anchors of claims")
+    sub = parser.add_subparsers(dest="what", required=True, parser_class=Parser)
+    p = sub.add_parser("propose", help="propose a span for a claim from its section and key terms")
+    p.add_argument("id", nargs="?")
+    p.add_argument("--all", action="store_true", help="every claim and document that has no anchor or reason yet")
+    p.add_argument("--doc", help="only this document (seed file name)")
+    p.add_argument("--terms", help="comma-separated terms to look for instead of the claim's own")
+    p.add_argument("--pick", type=int, default=1, help="take the N-th best sentence (default 1)")
+    p.add_argument("--show", action="store_true", help="print the proposed span in its context (never commit it)")
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--write", action="store_true", help="record the proposals in claims/anchors/")
+    p.set_defaults(func=cmd_propose)
+    p = sub.add_parser("show", help="print a claim's anchored spans in their context")
+    p.add_argument("id")
+    p.add_argument("--doc")
+    p.add_argument("--context", type=int, default=40)
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("skip", help="record why a claim cannot be anchored in a document")
+    p.add_argument("id")
+    p.add_argument("--doc")
+    p.add_argument("--reason", required=True)
+    p.set_defaults(func=cmd_skip)
+    p = sub.add_parser("status", help="how many claims are anchored, and the reasons for the rest")
+    p.set_defaults(func=cmd_status)
+    args = parser.parse_args(argv)
+    if args.what == "propose" and not (args.id or args.all):
+        raise UsageError("propose needs a claim id or --all")
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:
+        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    return args.func(args, claims)
