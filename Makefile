@@ -27,3 +27,8 @@ test: setup
 	$(PY) -m torchclaims check
 	$(PY) -m pytest specs/ tests/ --full -n auto -p randomly --claims-report reports/last-run.json
 	$(PY) -m torchclaims mutants --fast
+
+# The GPU run on a machine with CUDA and its own torch (README, "The GPU run"); OUT and WHEELS are yours.
+.PHONY: gpu
+gpu:
+	python3 scripts/gpu-check -o $(or $(OUT),gpu-run-$(shell date -u +%Y%m%dT%H%M%S)) $(if $(WHEELS),--wheels $(WHEELS))
