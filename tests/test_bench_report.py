@@ -122,20 +122,71 @@ def test_same_direction_within_tolerance_agrees_and_outside_it_does_not():
     assert _verdict(_pair(1.2)).word == "stronger"
 
 
-def test_an_interval_across_no_effect_is_inconclusive():
-    row = _pair(1.22, base=1.0, cand=1.0, noise=0.03)
+# The one rule (judge's docstring, the report's method): a verdict says what the 95% interval
+# rules out. One planted row for each case it distinguishes.
+
+def test_an_exact_no_effect_contradicts_a_claimed_effect():
+    """0% measured exactly against a claimed 12% saving: a precise no-effect, not "inconclusive"."""
+    exact = dict(claim="c.x", unit="%", stat="saving", material=12.0, measured=0.0, exact=True)
+    verdict = _verdict(exact)
+    assert verdict.word == "contradicts" and "no effect" in verdict.why, verdict
+    rounds = dict(claim="c.x", unit="%", stat="saving", material=12.0, baseline=[65544.0] * 21, candidate=[65544.0] * 21)
+    assert br.figure_of(rounds).ci == (0.0, 0.0)
+    verdict = _verdict(rounds)
+    assert verdict.word == "contradicts" and "exactly 0" in verdict.why, f"21 identical rounds a side: {verdict}"
+
+
+def test_an_interval_containing_no_effect_and_the_materials_figure_is_inconclusive():
+    row = _pair(1.05, base=1.0, cand=1.0, noise=0.1)
+    low, high = br.figure_of(row).ci
+    assert low < 1.0 < 1.05 < high, (low, high)
     verdict = _verdict(row)
-    assert verdict.word == "inconclusive" and "contains 1" in verdict.why, verdict
+    assert verdict.word == "inconclusive" and "contains both 1" in verdict.why, verdict
+    bound = _pair("> 1", base=1.0, cand=1.0, noise=0.03)
+    assert _verdict(bound).word == "inconclusive", "a bare direction cannot be ruled out by an interval across 1"
 
 
-def test_a_noisy_row_is_inconclusive_even_when_its_interval_is_clear():
+def test_an_interval_containing_no_effect_that_rules_out_the_materials_figure_contradicts():
+    """The prefetch row: 0.96 [0.92, 1.06] against a claimed 1.18x, an 18% gain it rules out."""
+    row = _pair(1.18, base=1.0, cand=1.0, noise=0.03)
+    low, high = br.figure_of(row).ci
+    assert low < 1.0 < high < 1.18, (low, high)
+    verdict = _verdict(row)
+    assert verdict.word == "contradicts" and "rules out the material's 1.18" in verdict.why, verdict
+
+
+def test_a_noisy_row_is_flagged_but_judged_by_its_interval():
+    """A relative IQR above 10% flags the row; it never overrules an interval that excludes no effect."""
     rng = np.random.default_rng(3)
     base = list(2.0 * rng.uniform(0.7, 1.3, 41))     # relative IQR about 30%
     row = dict(claim="c.x", unit="x", stat="speedup", material=2.0, baseline=base, candidate=[1.0] * 41)
     fig = br.figure_of(row)
     assert fig.ci[0] > 1.0 and fig.rel_iqr > br.NOISY_REL_IQR
     verdict = br.judge(row, fig)
-    assert verdict.word == "inconclusive" and "IQR" in verdict.why, verdict
+    assert verdict.word == "agrees" and "noisy" in verdict.why, verdict
+    verdict = br.judge({**row, "material": "> 1"}, fig)
+    assert verdict.word == "holds" and "noisy" in verdict.why, verdict
+    quiet = _pair(2.0)
+    assert "noisy" not in _verdict(quiet).why
+
+
+def test_magnitude_is_judged_by_where_the_whole_interval_lies_against_the_band():
+    """Right direction: agrees while the interval reaches ±25% of the material's figure, weaker or
+    stronger only when the whole interval lies outside it."""
+    # 2.4x claims a 1.4 gain; the band's near edge is a gain of 0.75 x 1.4, i.e. 2.05x.
+    reaching = _pair(2.4, base=2.0, cand=1.0, noise=0.1)
+    fig = br.figure_of(reaching)
+    assert fig.value < 2.05 <= fig.ci[1], f"median {fig.value} outside the band, interval {fig.ci} reaching it"
+    assert _verdict(reaching).word == "agrees", _verdict(reaching)
+    tight = _verdict(_pair(2.4, base=2.0, cand=1.0, noise=0.005))
+    assert tight.word == "weaker" and "whole interval" in tight.why, tight
+
+
+def test_a_ratio_near_one_is_compared_by_its_effect_not_only_by_itself():
+    """1.06x against 1.18x is within 25% as a figure (0.90) but a third of the claimed 18% gain."""
+    row = dict(claim="c.x", unit="x", stat="speedup", material=1.18, measured=1.06, exact=True)
+    verdict = _verdict(row)
+    assert verdict.word == "weaker" and "the effect is 0.33" in verdict.why, verdict
 
 
 def test_too_few_rounds_are_inconclusive():
@@ -213,11 +264,39 @@ def test_a_figure_for_other_hardware_is_context_never_agrees(tmp_path):
 
 
 def test_the_device_named_by_the_material_makes_the_row_a_verdict():
-    row = _pair(1.744, base=1.744, cand=1.0, hardware="A100")
+    row = _pair(1.744, base=1.744, cand=1.0, hardware="A100", device="NVIDIA A100-SXM4-80GB")
     [judged] = br.build_rows(_results([row], cuda="NVIDIA A100-SXM4-80GB"), {})
-    assert judged.verdict is not None and judged.verdict.word == "agrees"
-    [other] = br.build_rows(_results([row], cuda="NVIDIA H200"), {})
-    assert other.verdict is None, "an H200 is not the A100 the material measured"
+    assert judged.verdict is not None and judged.verdict.word == "agrees", judged
+    assert judged.verdict.why.startswith("on NVIDIA A100-SXM4-80GB, the material's A100"), judged.verdict.why
+
+
+@pytest.mark.parametrize("device, judged", [
+    ("NVIDIA H200", True), ("NVIDIA H100 80GB HBM3", True),        # the A100's vendor and class
+    ("NVIDIA GeForce RTX 4090", False), ("Tesla T4", False), ("AMD Instinct MI300X", False)])
+def test_a_relative_figure_is_judged_on_comparable_hardware_only(device, judged):
+    row = _pair(1.744, base=1.744, cand=1.0, hardware="A100", device=device)
+    [r] = br.build_rows(_results([row], cuda=device), {})
+    assert (r.verdict is not None) == judged, f"{device}: verdict {r.verdict}, context {r.context!r}"
+    if judged:
+        assert f"on {device} against the material's A100 (both NVIDIA data-centre training GPUs)" in r.verdict.why
+    else:
+        assert "not comparable hardware" in r.context and device in r.context
+
+
+def test_an_absolute_figure_is_judged_only_on_the_hardware_it_names():
+    row = dict(claim="c.x", quantity="images/s", unit="images/s", material=1250.0, samples=[3000.0 + i for i in range(21)],
+               hardware="A100", same_hardware=True, device="NVIDIA H200")
+    [r] = br.build_rows(_results([row], cuda="NVIDIA H200"), {})
+    assert r.verdict is None and "absolute figure of the A100" in r.context, r
+    [r] = br.build_rows(_results([{**row, "device": "NVIDIA A100-PCIE-40GB"}], cuda="NVIDIA A100-PCIE-40GB"), {})
+    assert r.verdict is not None and r.verdict.word == "higher"
+
+
+def test_a_row_measured_on_the_cpu_stays_context_in_results_from_a_cuda_machine():
+    """The CPU counterpart of the A100 table, run on a GPU machine, is still a CPU measurement."""
+    row = _pair(1.744, base=1.744, cand=1.0, hardware="A100")
+    [r] = br.build_rows(_results([row], cuda="NVIDIA H200"), {})
+    assert r.verdict is None and "measured on this CPU" in r.context
 
 
 def test_a_gpu_only_claim_without_cuda_is_context():

@@ -58,7 +58,8 @@ BOOTSTRAP_RESAMPLES = 4000
 STATS = ("speedup", "ratio", "saving", "overhead")
 NO_EFFECT = {"speedup": 1.0, "ratio": 1.0, "saving": 0.0, "overhead": 0.0}
 ROW_KEYS = {"claim", "quantity", "measured", "material", "unit", "method", "tolerance", "note", "more",
-            "baseline", "candidate", "samples", "stat", "exact", "scale", "threshold", "hardware", "table"}
+            "baseline", "candidate", "samples", "stat", "exact", "scale", "threshold", "hardware", "table",
+            "device", "same_hardware"}
 _BOUND = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
 
 
@@ -257,24 +258,63 @@ def _side(word: int, row: dict, threshold: float | None = None) -> str:
     return f"a value {'above' if word > 0 else 'below'} {_fmt(threshold)}"
 
 
-def _magnitude(stat: str | None, value: float, target: float) -> tuple[float, str]:
+def _magnitude(stat: str | None, value: float, target: float, threshold: float | None = None) -> tuple[float, str]:
     """How far a same-direction figure is from the material's, as a multiplicative factor.
 
-    A percentage is compared both as itself and as the ratio it stands for, and the factor
-    farther from 1 counts: a 98% saving leaves 1/50 of the memory and an 80% saving 1/5 (ten
-    times more, though 80/98 is "within 25%"); a 38% overhead is twice a 20% one (though
-    1.38/1.20 is within 25%).
+    A figure is compared as itself and as the effect it stands for, and the factor farther
+    from 1 counts: a percentage also as the ratio it stands for (a 98% saving leaves 1/50 of
+    the memory and an 80% saving 1/5, ten times more, though 80/98 is "within 25%"; a 38%
+    overhead is twice a 20% one, though 1.38/1.20 is within 25%), and a ratio also as its
+    distance from no effect (1.06x is a third of the 18% gain of 1.18x, though 1.06/1.18 is
+    within 25%).
     """
-    factors = [(value / target, "the figure is")]
+    factors = [(value / target if target else math.inf, "the figure is")]
     if stat == "saving" and target != 100:
         factors.append(((1 - value / 100) / (1 - target / 100), "the fraction left is"))
     if stat == "overhead" and target != -100:
         factors.append(((1 + value / 100) / (1 + target / 100), "the time ratio is"))
+    if stat in ("speedup", "ratio") and threshold is not None and target != threshold:
+        factors.append(((value - threshold) / (target - threshold), "the effect is"))
     return max(factors, key=lambda f: abs(math.log(f[0])) if f[0] > 0 else math.inf)
 
 
+def _band_side(row: dict, value: float, threshold: float, direction: int, target: float,
+               tolerance: float) -> tuple[int, float, str]:
+    """Where ``value`` (on the claimed side of no effect) lies against the material's ±tolerance
+    band: -1 short of it (weaker), 0 inside, +1 beyond it (stronger); with the factor."""
+    factor, what = _magnitude(row.get("stat"), value, target, threshold)
+    if factor > 0 and abs(factor - 1) <= tolerance:
+        return 0, factor, what
+    return (-1 if (value - threshold) * direction < (target - threshold) * direction else 1), factor, what
+
+
+def _noisy_note(fig: Figure) -> str:
+    if fig.rel_iqr is not None and fig.rel_iqr > NOISY_REL_IQR:
+        return (f"; noisy: relative IQR {fig.rel_iqr:.0%} > {NOISY_REL_IQR:.0%}, "
+                "a flag only, the interval already carries the spread")
+    return ""
+
+
 def judge(row: dict, fig: Figure) -> Verdict:
-    """The verdict of one row measured on this machine (context rows are never judged)."""
+    """The verdict of one row measured on comparable hardware (context rows are never judged).
+
+    One rule, written in the report's method: a verdict says what the 95% interval rules out.
+    A figure with a direction (a speed-up, a saving, an overhead, a bound) is
+
+    - *contradicts* when the interval rules out any effect the way the material claims (it
+      lies at no effect, or beyond it the other way: exactly 0% against a claimed 12% saving, a
+      slowdown against a claimed speed-up), or when it contains no effect and rules out the
+      material's figure (the whole interval short of the ±tolerance band around it);
+    - *inconclusive* when it contains no effect and does not rule out the material's figure
+      (or the material gives only a direction), or when there is no interval;
+    - with no effect ruled out the claimed way: *holds* for a bound; *agrees* when the
+      interval reaches the band around the material's figure; *weaker* / *stronger* when the
+      whole interval lies short of / beyond that band.
+
+    A plain magnitude (MB) *agrees* when its interval reaches the band, else *higher* /
+    *lower*.  A relative IQR above 10% is a flag (``noisy``), never a verdict: the interval
+    already carries the spread.
+    """
     if fig.value is None:
         return Verdict("not measured", "no numeric measurement in the results")
     material = row.get("material")
@@ -285,45 +325,59 @@ def judge(row: dict, fig: Figure) -> Verdict:
     if target is None and direction == 0:
         return Verdict("compare by hand", f"the material's figure {material!r} is neither a number nor a bound")
     if fig.ci is None:
-        return Verdict("inconclusive", f"no interval: {fig.rounds or 'too few'} rounds (at least 6 are needed)")
+        return Verdict("inconclusive", f"no interval: {fig.rounds or 'too few'} round{'s' if fig.rounds != 1 else ''} "
+                                       "(at least 6 are needed)")
     low, high = fig.ci
-    noisy = fig.rel_iqr is not None and fig.rel_iqr > NOISY_REL_IQR
+    noisy = _noisy_note(fig)
+    interval = f"[{_fmt(low)}, {_fmt(high)}]" if low != high else f"exactly {_fmt(low)}"
+    whole = "the whole interval" if low != high else "the exact value"
     if direction != 0:
-        if fig.exact and fig.value == threshold:
-            return Verdict("contradicts", f"exactly {_fmt(threshold)}: no effect, the material claims "
-                                          f"{_side(direction, row, threshold)}")
-        if low <= threshold <= high:
-            outside = (f"; the material's {_fmt(target)} lies outside it"
-                       if target is not None and not low <= target <= high else "")
-            return Verdict("inconclusive", f"the interval [{_fmt(low)}, {_fmt(high)}] contains {_fmt(threshold)}, "
-                                           f"where there is no effect either way{outside}")
-        here = 1 if low > threshold else -1
-        if noisy:
-            return Verdict("inconclusive", f"relative IQR {fig.rel_iqr:.0%} > {NOISY_REL_IQR:.0%} "
-                                           f"(the measurement is {_side(here, row, threshold)})")
-        if here != direction:
-            return Verdict("contradicts", f"measured {_side(here, row, threshold)}, the material claims {_side(direction, row, threshold)}")
+        near, far = (low, high) if direction > 0 else (high, low)
+        claimed = _side(direction, row, threshold)
+        if (far - threshold) * direction <= 0:
+            if near == far == threshold:
+                return Verdict("contradicts", f"{interval}: no effect, the material claims {claimed}{noisy}")
+            if far == threshold:
+                return Verdict("contradicts", f"the interval {interval} reaches {_fmt(threshold)} (no effect) only from "
+                                              f"the other side: at best no effect, the material claims {claimed}{noisy}")
+            here = _side(-direction, row, threshold)
+            return Verdict("contradicts", f"measured {here} (interval {interval}), the material claims {claimed}{noisy}")
+        if (near - threshold) * direction <= 0:
+            if target is not None:
+                side, factor, what = _band_side(row, far, threshold, direction, target, tolerance)
+                if side < 0:
+                    return Verdict("contradicts", f"the interval {interval} contains {_fmt(threshold)} (no effect) and "
+                                                  f"rules out the material's {_fmt(target)}: at its far end {what} "
+                                                  f"{factor:.2f} x the material's{noisy}")
+                return Verdict("inconclusive", f"the interval {interval} contains both {_fmt(threshold)} (no effect) "
+                                               f"and the material's {_fmt(target)} (within {tolerance:.0%}){noisy}")
+            return Verdict("inconclusive", f"the interval {interval} contains {_fmt(threshold)}, where there is no "
+                                           f"effect either way{noisy}")
         if target is None:
-            return Verdict("holds", f"the whole interval is {material}")
-        ratio, what = _magnitude(row.get("stat"), fig.value, target)
-        if abs(ratio - 1) <= tolerance:
-            return Verdict("agrees", f"same direction, {what} {ratio:.2f} x the material's (within {tolerance:.0%})")
-        if (fig.value - threshold) * direction < (target - threshold) * direction:
-            return Verdict("weaker", f"same direction, but {what} {ratio:.2f} x the material's")
-        return Verdict("stronger", f"same direction, {what} {ratio:.2f} x the material's")
+            return Verdict("holds", f"{whole} {interval if low != high else _fmt(low)} is {material}{noisy}")
+        sides = [_band_side(row, v, threshold, direction, target, tolerance) for v in (near, far)]
+        factor, what = _magnitude(row.get("stat"), fig.value, target, threshold)
+        if sides[1][0] < 0:
+            return Verdict("weaker", f"same direction, but short of the material's: {what} {factor:.2f} x the "
+                                     f"material's ({whole} outside ±{tolerance:.0%}){noisy}")
+        if sides[0][0] > 0:
+            return Verdict("stronger", f"same direction, beyond the material's: {what} {factor:.2f} x the "
+                                       f"material's ({whole} outside ±{tolerance:.0%}){noisy}")
+        return Verdict("agrees", f"same direction, {what} {factor:.2f} x the material's (the interval reaches "
+                                 f"±{tolerance:.0%} of it){noisy}")
     # No direction: a plain magnitude (bytes, MB), compared within the tolerance band.
-    if noisy:
-        return Verdict("inconclusive", f"relative IQR {fig.rel_iqr:.0%} > {NOISY_REL_IQR:.0%}")
     if target == 0:
-        return Verdict("agrees" if abs(fig.value) <= tolerance else "differs", "the material says 0")
+        inside = low <= tolerance and high >= -tolerance
+        return Verdict("agrees" if inside else "differs",
+                       f"the material says 0; the interval {interval} {'reaches' if inside else 'stays outside'} "
+                       f"±{_fmt(tolerance)}{noisy}")
     ratio = fig.value / target
-    if low / target >= 1 - tolerance and high / target <= 1 + tolerance:
-        return Verdict("agrees", f"{ratio:.2f} x the material's figure (interval within {tolerance:.0%})")
-    if high / target < 1 - tolerance:
-        return Verdict("lower", f"{ratio:.2f} x the material's figure")
-    if low / target > 1 + tolerance:
-        return Verdict("higher", f"{ratio:.2f} x the material's figure")
-    return Verdict("inconclusive", f"the interval straddles the ±{tolerance:.0%} band around the material's figure")
+    lo, hi = sorted((low / target, high / target))
+    if hi < 1 - tolerance:
+        return Verdict("lower", f"{ratio:.2f} x the material's figure ({whole} below ±{tolerance:.0%}){noisy}")
+    if lo > 1 + tolerance:
+        return Verdict("higher", f"{ratio:.2f} x the material's figure ({whole} above ±{tolerance:.0%}){noisy}")
+    return Verdict("agrees", f"{ratio:.2f} x the material's figure (the interval reaches ±{tolerance:.0%} of it){noisy}")
 
 
 # ------------------------------------------------------------------ reading
@@ -354,15 +408,67 @@ def _torch_info(data: dict) -> dict:
     return ((data.get("machine_info") or {}).get("torch") or {})
 
 
-def _context_reason(row: dict, claim, cuda_device: str | None) -> str | None:
-    """Why this row cannot be judged on this machine, or None when it can."""
-    hardware = row.get("hardware")
-    if hardware and not (cuda_device and str(hardware).lower() in cuda_device.lower()):
-        here = f"a {cuda_device}" if cuda_device else "this CPU"
-        return f"the figure is for {hardware}; measured on {here}, which can neither confirm nor refute it"
-    if claim is not None and claim.verdict == "gpu-only" and not cuda_device:
-        return "the claim needs a GPU (catalog: gpu-only); this run had no CUDA device"
+# Which GPUs a figure for another one may be judged on: the same vendor and class (a data-centre
+# training GPU for an A100's figure, a consumer GeForce for an RTX 3090's). A relative figure (a
+# speed-up, a memory ratio, a saving, a compile latency) carries over within a class; an absolute
+# one (images/s, GB at a batch the material does not give) only to the very hardware it names
+# (``same_hardware`` on the row).
+HARDWARE_CLASSES = (
+    (r"\b(?:V100|A100|A800|H100|H800|H200|H20|GH200|B100|B200|GB200)\b", "NVIDIA", "data-centre training GPU"),
+    (r"\bRTX\s*[2-5]0[5-9]0(?:\s*Ti)?\b", "NVIDIA", "consumer GeForce GPU"),
+    (r"\bMI\s*[1-3]\d\d[A-Z]?\b", "AMD", "Instinct data-centre GPU"),
+)
+
+
+def hardware_class(name: str | None) -> tuple[str, str] | None:
+    """(vendor, class) of a GPU name ("NVIDIA H200", "A100", "RTX 3090"), or None when unknown."""
+    for pattern, vendor, kind in HARDWARE_CLASSES:
+        if name and re.search(pattern, str(name), re.IGNORECASE):
+            return vendor, kind
     return None
+
+
+def _same_hardware(hardware: str, device: str) -> bool:
+    squeeze = lambda text: re.sub(r"[\s_-]+", "", str(text).lower())
+    return squeeze(hardware) in squeeze(device)
+
+
+def _context_reason(row: dict, claim, cuda_device: str | None = None) -> str | None:
+    """Why this row cannot be judged where it was measured, or None when it can.
+
+    A row names the device it ran on (``device``, a GPU's name; absent: the CPU) and, when the
+    material's figure is for other hardware, that hardware (``hardware``)."""
+    hardware, device = row.get("hardware"), row.get("device")
+    if hardware:
+        if not device:
+            return f"the figure is for {hardware}; measured on this CPU, which can neither confirm nor refute it"
+        if _same_hardware(hardware, device):
+            return None
+        if row.get("same_hardware"):
+            return (f"an absolute figure of the {hardware} (at a batch the material does not give); measured on "
+                    f"{device}, which can neither confirm nor refute it")
+        theirs, ours = hardware_class(hardware), hardware_class(device)
+        if theirs is None or theirs != ours:
+            name = lambda cls: f"{cls[0]} {cls[1]}" if cls else "a GPU of no known class"
+            return (f"the figure is for {hardware} ({name(theirs)}); measured on {device} ({name(ours)}), "
+                    "not comparable hardware")
+        return None
+    if claim is not None and claim.verdict == "gpu-only" and not device:
+        return "the claim needs a GPU (catalog: gpu-only); this row was measured on the CPU"
+    return None
+
+
+def _hardware_note(row: dict) -> str:
+    """How the hardware of a judged GPU row compares with the material's ("" on a CPU row)."""
+    hardware, device = row.get("hardware"), row.get("device")
+    if not device:
+        return ""
+    if not hardware:
+        return f"on {device}: "
+    if _same_hardware(hardware, device):
+        return f"on {device}, the material's {hardware}: "
+    vendor, kind = hardware_class(device)
+    return f"on {device} against the material's {hardware} (both {vendor} {kind}s): "
 
 
 @dataclasses.dataclass
@@ -396,8 +502,11 @@ def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
             cid = str(entry["claim"])
             fig = figure_of(entry)
             reason = _context_reason(entry, claims.get(cid), cuda_device)
-            rows.append(Row(cid, bench, entry, fig, None if reason else judge(entry, fig), reason,
-                            entry is extra, busy))
+            verdict = None
+            if reason is None:
+                verdict = judge(entry, fig)
+                verdict = Verdict(verdict.word, _hardware_note(entry) + verdict.why)
+            rows.append(Row(cid, bench, entry, fig, verdict, reason, entry is extra, busy))
     return rows
 
 
