@@ -19,7 +19,8 @@ from torchclaims import catalog
 
 ROOT = catalog.ROOT
 README = ROOT / "README.md"
-FORMS = ("make ", ". .venv/bin/activate", "pytest ", "python -m torchclaims ", "nox ")
+FORMS = ("make ", ". .venv/bin/activate", "pytest ", "python -m torchclaims ", "nox ", "pip install -e .",
+         "python3 -m pip download ", "python3 scripts/gpu-check ")
 QUICK = re.compile(r"^python -m torchclaims (--version|--help|claims\b|show\b|workbook (init|status)\b)")
 
 
@@ -54,7 +55,7 @@ def test_the_readme_has_command_blocks_in_one_form():
 
 def test_make_setup_installs_the_package_editable_into_the_venv():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^setup:", makefile, re.M) and "pip install --quiet -e ." in makefile
+    assert re.search(r"^setup:", makefile, re.M) and "pip install --quiet -c constraints.txt -e '.[dev]'" in makefile
     # the package imports from the clone itself, so edits show at once and any folder works
     out = subprocess.run([sys.executable, "-c", "import torchclaims; print(torchclaims.__file__)"],
                          cwd="/", capture_output=True, text=True, timeout=60)

@@ -28,10 +28,12 @@ PACKAGES = {
 
 
 def install_hint(module: str) -> str:
-    """'needs torchvision (pip install torchvision, or the extra: pip install -e ".[vision]")'."""
+    """'needs torchvision (pip install torchvision; torchclaims' extra "vision" has it)'.
+
+    No square brackets: the scoreboard renders reasons with rich, which reads them as markup."""
     top = module.split(".")[0]
     dist, extra = PACKAGES.get(top, (top, "dev"))
-    return f'{NEEDS}{dist} (pip install {dist}, or pip install -e ".[{extra}]")'
+    return f'{NEEDS}{dist} (pip install {dist}; torchclaims\' extra "{extra}" has it)'
 
 
 def missing_reason(module: str) -> str | None:
