@@ -1,9 +1,11 @@
 """The command line: listings, one claim, and one clear line with exit status 2 on bad input."""
 import json
+import os
 import subprocess
 import sys
 
 import pytest
+from rich.cells import cell_len
 
 from torchclaims import catalog
 
@@ -17,9 +19,13 @@ def claims_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def cli(*args):
+ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}  # whatever the caller's locale
+CHINESE = ENGLISH | {"LANG": "zh_CN.UTF-8"}
+
+
+def cli(*args, env=None):
     return subprocess.run([sys.executable, "-m", "torchclaims", *args], capture_output=True, text=True,
-                          cwd=catalog.ROOT, timeout=120)
+                          cwd=catalog.ROOT, timeout=120, env=os.environ | (env or ENGLISH))
 
 
 def assert_one_line_error(result, fragment):
@@ -37,9 +43,57 @@ def test_claims_lists_the_catalog_as_json_filtered_by_verdict(claims_dir):
 
 
 def test_claims_speaks_chinese_in_markdown(claims_dir):
+    """Headers and verdicts too, not only the claim texts."""
     result = cli("claims", "--lang", "zh", "--format", "markdown", "--topic", "tensors")
     assert result.returncode == 0, result.stderr
-    assert "| tensors.wrong | refuted | 004_9d58428a819b84da.txt §2.2 | 资料说错了 | 实际不是这样 |" in result.stdout
+    assert result.stdout.startswith("| 编号 | 判定 | 出处 | 资料的说法 | 实际情况 |"), result.stdout[:200]
+    assert "| tensors.wrong | 错误 | 004_9d58428a819b84da.txt §2.2 | 资料说错了 | 实际不是这样 |" in result.stdout
+
+
+@pytest.mark.parametrize("var", ["LANG", "LC_ALL", "LANGUAGE"])
+def test_a_chinese_locale_makes_chinese_the_default_and_lang_en_overrides_it(claims_dir, var):
+    zh = cli("show", "tensors.wrong", env=ENGLISH | {var: "zh_CN.UTF-8"})
+    assert zh.returncode == 0, zh.stderr
+    assert "资料的说法: 资料说错了" in zh.stdout and "[判定: 错误]" in zh.stdout, \
+        f"show under {var}=zh_CN.UTF-8 printed, expected Chinese:\n{zh.stdout}"
+    en = cli("show", "tensors.wrong", "--lang", "en", env=ENGLISH | {var: "zh_CN.UTF-8"})
+    assert "the material says: SAYS-WRONG" in en.stdout, f"--lang en should override the locale:\n{en.stdout}"
+
+
+def test_the_english_output_mentions_lang_zh_once(claims_dir):
+    for args in (["show", "tensors.wrong"], ["claims"]):
+        out = cli(*args).stdout
+        assert out.count("--lang zh") == 1, f"{args}: '--lang zh' appears {out.count('--lang zh')} times:\n{out}"
+
+
+def test_verdict_takes_the_scoreboards_words_too(claims_dir):
+    by_label = cli("claims", "--verdict", "refuted", "--format", "json")
+    by_word = cli("claims", "--verdict", "wrong", "--format", "json")
+    assert by_word.returncode == 0, by_word.stderr
+    assert json.loads(by_word.stdout) == json.loads(by_label.stdout), "--verdict wrong should list the refuted claims"
+
+
+def test_show_names_the_whole_verdict():
+    ranged = next(c for c in catalog.load().values() if c.verdict == "version-dependent")
+    out = cli("show", ranged.id).stdout
+    assert "[verdict: version-dependent]" in out, f"show {ranged.id} printed {out.splitlines()[:1]}, not the label whole"
+
+
+@pytest.mark.parametrize("columns", [80, 130])
+def test_claim_ids_never_wrap_so_they_can_be_copied_into_show(columns):
+    result = cli("claims", "--topic", "autograd", "--verdict", "refuted", env=ENGLISH | {"COLUMNS": str(columns)})
+    assert result.returncode == 0, result.stderr
+    ids = [c.id for c in catalog.load().values() if c.topic == "autograd" and c.verdict == "refuted"]
+    lines = result.stdout.splitlines()
+    cut = [i for i in ids if not any(i in line for line in lines)]
+    assert not cut, f"at COLUMNS={columns} these ids are broken across lines: {cut}"
+    wide = [line for line in lines if cell_len(line) > columns]
+    assert not wide, f"{len(wide)} lines wider than {columns} columns, e.g. {wide[:1]}"
+
+
+def test_help_lists_every_workbook_command():
+    out = cli("--help").stdout
+    assert "init, status, learn, watch" in out, f"--help says:\n{out}"
 
 
 def test_show_prints_one_claim_with_says_truth_and_source(claims_dir):

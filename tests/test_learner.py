@@ -3,6 +3,7 @@ one clear line for each mistake a learner makes, and lessons without hidden rule
 from __future__ import annotations
 
 import os
+import re
 import string
 import subprocess
 import sys
@@ -41,9 +42,43 @@ def one_line(stderr: str) -> str:
 def test_both_languages_have_the_same_strings_with_the_same_fields():
     en, zh = strings.table("en"), strings.table("zh")
     assert set(en) == set(zh), f"only in English: {set(en) - set(zh)}; only in Chinese: {set(zh) - set(en)}"
-    fields = lambda s: sorted(f for _, f, _, _ in string.Formatter().parse(s) if f)  # noqa: E731
+    fields = lambda s: sorted({f for _, f, _, _ in string.Formatter().parse(s) if f})  # noqa: E731
     differ = {k: (fields(en[k]), fields(zh[k])) for k in en if fields(en[k]) != fields(zh[k])}
     assert not differ, f"the two languages fill different fields: {differ}"
+
+
+@pytest.mark.parametrize("n, expected", [(1, "1 claim"), (2, "2 claims"), (0, "0 claims")])
+def test_counted_words_agree_with_their_count(n, expected):
+    assert strings.text("en", "claims_count", n=n) == expected, \
+        f"text('en', 'claims_count', n={n}) = {strings.text('en', 'claims_count', n=n)!r}, expected {expected!r}"
+    assert strings.text("en", "learn_of", k=1, n=1) == "1 of this lesson's 1 spec fails"
+
+
+def test_no_english_template_counts_with_a_bare_plural():
+    """Every "{n} things" of the English table says it with {n:thing|things}."""
+    bare = {k: v for k, v in strings.table("en").items()
+            if re.search(r"\{(n|k|checked)\} (claims|lessons|files|specs|functions|reasons)\b", v)}
+    assert not bare, f"these strings say '1 claims' for a count of one: {bare}"
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+    ({"LANGUAGE": "zh_CN:en", "LANG": "C.UTF-8"}, "zh"), ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
+    ({"LANG": "en_GB.UTF-8"}, "en"), ({}, "en"),
+])
+def test_the_default_language_follows_the_locale(env, expected):
+    assert strings.default_lang(env) == expected, f"default_lang({env}) = {strings.default_lang(env)!r}, expected {expected!r}"
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("needs CUDA: no GPU on this machine", "需要 CUDA：本机没有 GPU"),
+    ("slow spec: skipped by the quick run (use --full or -m slow)", "slow 用例：快速模式下跳过（加 --full 或 -m slow 运行）"),
+    ("Lesson 07 (views): write strides.view", "第 07 课（views）：请编写 strides.view"),
+    ("a spec's own reason", "a spec's own reason"),
+])
+def test_messages_recorded_in_english_are_shown_in_chinese(english, chinese):
+    assert strings.translate("zh", english) == chinese, f"translate('zh', {english!r}) = {strings.translate('zh', english)!r}"
+    assert strings.translate("en", english) == english
 
 
 # ---------------------------------------------------------------- named sources

@@ -12,13 +12,16 @@ import os
 import pathlib
 import sys
 
-from . import catalog, lint
+from . import anchors, catalog, lint
 from . import links as _links
 from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
 from .links import file_links  # noqa: F401
-from .strings import text
+from .strings import default_lang, text
 
 SPECS_DIR = catalog.ROOT / "specs"
+WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
+# the scoreboard's words for the material's verdict, accepted by --verdict for the catalog's labels
+VERDICT_ALIASES = {"right": "confirmed", "wrong": "refuted", "version-dep": "version-dependent"}
 
 
 # ---------------------------------------------------------------- catalog listing
@@ -47,6 +50,45 @@ def _filter(claims, topic, verdict, lang="en"):
             if (not topic or c.topic == topic) and (not verdict or c.verdict == verdict)]
 
 
+def verdict_word(lang: str, verdict: str) -> str:
+    """The catalog's label in English (whole: never the tables' ``version-dep``), or its translation."""
+    return verdict if lang == "en" else text(lang, verdict)
+
+
+def _claims_table(claims, lang) -> None:
+    """The catalog as a table on a wide terminal, else one block per claim: the id alone on
+    its line, never wrapped (so it can be copied into ``show``), the texts indented under it."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+    console = Console()
+    if console.width >= WIDE_TABLE:
+        table = Table(show_lines=True)
+        table.add_column(text(lang, "col_id"), no_wrap=True, min_width=max((len(c.id) for c in claims), default=2))
+        for key in ("verdict", "says", "truth", "source"):
+            table.add_column(text(lang, key), overflow="fold")
+        for c in claims:
+            table.add_row(Text(c.id), text(lang, c.verdict), Text(c.text("says", lang)),
+                          Text(c.text("truth", lang)), Text(c.source_short))
+        console.print(table)
+        return
+    import io
+    buf = io.StringIO()
+    blocks = Console(file=buf, width=console.width, force_terminal=console.is_terminal,
+                     color_system=console.color_system and "standard")
+    for c in claims:
+        blocks.print(Text(c.id, style="bold"), no_wrap=True, crop=False, overflow="ignore")
+        grid = Table.grid()
+        grid.add_column(no_wrap=True)
+        grid.add_column(overflow="fold")
+        for key, value in (("verdict", verdict_word(lang, c.verdict)), ("source", c.source_short),
+                           ("says", c.text("says", lang)), ("truth", c.text("truth", lang))):
+            grid.add_row(Text(f"  {text(lang, key)}: "), Text(value))
+        blocks.print(grid)
+        blocks.print()
+    print("\n".join(line.rstrip(" ") for line in buf.getvalue().splitlines()))
+
+
 def cmd_claims(args) -> int:
     lang = args.lang
     claims = _filter(_load_catalog(), args.topic, args.verdict, lang)
@@ -57,20 +99,16 @@ def cmd_claims(args) -> int:
                  "refs": list(c.refs), "versions": c.versions} for c in claims]
         print(json.dumps(rows, indent=1, ensure_ascii=False))
     elif args.format == "markdown":
-        print("| id | verdict | source | says | truth |\n|---|---|---|---|---|")
+        head = [text(lang, key) for key in ("col_id", "verdict", "source", "says", "truth")]
+        print("| " + " | ".join(head) + " |\n|---|---|---|---|---|")
         for c in claims:
-            cells = [c.id, c.verdict, c.source_text, c.text("says", lang), c.text("truth", lang)]
+            cells = [c.id, verdict_word(lang, c.verdict), c.source_text, c.text("says", lang), c.text("truth", lang)]
             print("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |")
     else:
-        from rich.console import Console
-        from rich.table import Table
-        table = Table(show_lines=True)
-        for key in ("id", "verdict", "says", "truth", "source"):
-            table.add_column(key if key == "id" else text(lang, key), overflow="fold")
-        for c in claims:
-            table.add_row(c.id, text(lang, c.verdict), c.text("says", lang), c.text("truth", lang), c.source_short)
-        Console().print(table)
+        _claims_table(claims, lang)
         print(text(lang, "claims_count", n=len(claims)))
+        if lang == "en":
+            print(text(lang, "lang_hint"))
     return 0
 
 
@@ -99,7 +137,7 @@ def cmd_show(args) -> int:
     if args.id not in claims:
         raise UsageError(unknown_claim_message(args.id, claims, lang))
     c = claims[args.id]
-    print(f"{c.id}  [{text(lang, 'verdict')}: {text(lang, c.verdict)}]")
+    print(f"{c.id}  [{text(lang, 'verdict')}: {verdict_word(lang, c.verdict)}]")
     for source in c.source:
         file, _, _ = source.partition(" ")
         print(f"  {text(lang, 'source')}: {catalog.source_label(source, lang)}  ({file})")
@@ -113,6 +151,8 @@ def cmd_show(args) -> int:
     print(f"  {text(lang, 'specs')}:" if specs else f"  {text(lang, 'specs_none')}")
     for name, as_written in specs:
         print(f"    {name}" + (f"  ({text(lang, 'spec_as_written')})" if as_written else ""))
+    if lang == "en":
+        print(f"  ({text(lang, 'lang_hint')})")
     return 0
 
 
@@ -180,6 +220,8 @@ def cmd_check(args) -> int:
     problems = link_problems(claims, links)
     # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
     problems += [str(f) for f in lint.all_findings(claims)]
+    # anchors: each claim placed in the documents it cites, checked against them when present
+    problems += anchors.problems(claims)
     for p in problems:
         print(p)
     counts = {v: sum(c.verdict == v for c in claims.values()) for v in catalog.VERDICTS}
@@ -213,15 +255,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m torchclaims", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"torchclaims {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    lang_help = "language (default: the locale's, zh when LANGUAGE, LC_ALL or LANG starts with zh)"
     p = sub.add_parser("claims", help="list the catalog")
     p.add_argument("--topic")
-    p.add_argument("--verdict", choices=catalog.VERDICTS)
-    p.add_argument("--lang", choices=("en", "zh"), default="en")
+    p.add_argument("--verdict", choices=catalog.VERDICTS, type=lambda v: VERDICT_ALIASES.get(v, v),
+                   help="the catalog's label; " + text("en", "verdict_alias"))
+    p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
     p = sub.add_parser("show", help="one claim with its specs")
     p.add_argument("id")
-    p.add_argument("--lang", choices=("en", "zh"), default="en")
+    p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("check", help="validate the catalog, its links to specs, and lint hollow specs and labels")
     p.add_argument("--static", action="store_true", help="read the spec files instead of collecting them with pytest")
@@ -230,7 +274,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("matrix", "matrix", "render claim reports of several torch versions as a matrix"),
         ("mutants", "mutants_cli", "run the specs once per planted fault and report survivors"),
         ("bench-report", "bench_report", "render a benchmark JSON as a Markdown report and a chart"),
-        ("workbook", "workbook", "the learner's workbook: init, learn, watch"),
+        ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),
+        ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
+        ("anchors", "anchors", "propose, show and record where the documents make each claim"),
     ):
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.set_defaults(delegate=module)

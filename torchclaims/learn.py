@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from . import scoreboard, workbook
+from .strings import fill, translate
 from .strings import table as strings
 from .impl import ENV_VAR
 from .errors import UsageError
@@ -64,6 +65,8 @@ class LearnPlugin:
         if self.impl.is_reference:
             raise pytest.UsageError("--learn runs against a workbook, not reference_impl/ itself; "
                                     "create one with python -m torchclaims workbook init DIR")
+        if problem := workbook.workbook_problem(self.impl.root, config.getoption("--lang")):
+            raise pytest.UsageError(problem)  # before a lesson runs or a progress file is written there
         if getattr(config.option, "numprocesses", None):
             raise pytest.UsageError("--learn runs the lessons in order: drop -n")
         try:
@@ -234,7 +237,7 @@ class LearnPlugin:
         lesson = self.owner.get(item.nodeid)
         if lesson is not None and not self.only and lesson.name in self.failed:
             if nextitem is None or self.owner.get(nextitem.nodeid) is not lesson:
-                item.session.shouldfail = _text(self.lang)["stop"].format(label=lesson.label)
+                item.session.shouldfail = fill(_text(self.lang)["stop"], label=lesson.label_in(self.lang))
         return result
 
     @pytest.hookimpl(wrapper=True)
@@ -250,28 +253,81 @@ class LearnPlugin:
                 self.first_failure[lesson.name] = self._render_failure(item, call)
         return report
 
+    @staticmethod
+    def _frame(entry, path) -> str:
+        try:
+            code = str(entry.statement).strip().splitlines()[0]
+        except Exception:
+            code = ""
+        return f'  File "{path}", line {entry.lineno + 1}, in {entry.name}\n    {code}'
+
     def _render_failure(self, item, call) -> str:
+        """The failing spec, then where it failed: the learner's own frames; else, for a file
+        of theirs that does not compile, its line; else the spec's line (an assertion of the
+        spec, or an error the spec ran into with what their code returned)."""
         t = _text(self.lang)
         lines = [f"{t['spec']}: {item.nodeid}"]
         root = self.impl.root
         excinfo = call.excinfo
         if excinfo is None:
             return "\n".join(lines)
-        frames = []
+        frames, spec_frames = [], []
+        spec_path = pathlib.Path(str(item.path)).resolve()
         for entry in excinfo.traceback:
             path = pathlib.Path(str(entry.path)).resolve()
             if root in path.parents:
-                try:
-                    code = str(entry.statement).strip().splitlines()[0]
-                except Exception:
-                    code = ""
-                frames.append(f'  File "{path}", line {entry.lineno + 1}, in {entry.name}\n    {code}')
-        lines.append(f"{t['trace']}:")
-        lines += frames or [f"  {t['no_trace']}"]
-        exc = [line for line in excinfo.exconly().strip().splitlines()
-               if line.strip() and "Use -v to get" not in line]
-        lines += ["  " + line for line in exc[:8]] + (["  ..."] if len(exc) > 8 else [])
+                frames.append(self._frame(entry, path))
+            elif path == spec_path:
+                spec_frames.append(self._frame(entry, path.relative_to(workbook.ROOT)
+                                               if path.is_relative_to(workbook.ROOT) else path))
+        exc = excinfo.value
+        syntax = isinstance(exc, SyntaxError) and exc.filename and root in pathlib.Path(exc.filename).resolve().parents
+        if frames:
+            lines.append(f"{t['trace']}:")
+            lines += frames
+        elif syntax:
+            lines.append(f"{t['syntax']}:")
+            lines.append(f'  File "{pathlib.Path(exc.filename).resolve()}", line {exc.lineno}')
+            if exc.text:
+                lines.append(f"    {exc.text.rstrip()}")
+                if exc.offset:
+                    stripped = len(exc.text) - len(exc.text.lstrip())
+                    lines.append("    " + " " * max(0, exc.offset - 1 - stripped) + "^")
+        else:
+            lines.append(f"  {t['no_trace'] if isinstance(exc, AssertionError) else t['in_spec']}:")
+            lines += spec_frames[-1:]
+        exc_lines = [line for line in excinfo.exconly().strip().splitlines()
+                     if line.strip() and "Use -v to get" not in line]
+        if syntax:  # the file and line are above: the message alone
+            exc_lines = [f"{type(exc).__name__}: {exc.msg}"]
+        exc_lines = [self._translated(line) for line in exc_lines]
+        lines += ["  " + line for line in exc_lines[:8]] + (["  ..."] if len(exc_lines) > 8 else [])
         return "\n".join(lines)
+
+    def _translated(self, line: str) -> str:
+        """An exception line, a stub's message in the learner's language."""
+        name, sep, message = line.partition(": ")
+        return f"{name}{sep}{translate(self.lang, message)}" if sep else line
+
+    def _banner(self, tr, title: str, **markup) -> None:
+        """``title`` between rules of ``=``, measured in terminal cells (a Chinese character
+        is two), so it never passes the terminal's width; a title too long goes under a rule."""
+        from rich.cells import cell_len
+        width = tr._tw.fullwidth
+        fill_n = (width - cell_len(title) - 2) // 2
+        if fill_n >= 3:
+            line = "=" * fill_n + f" {title} " + "=" * fill_n
+            tr.write_line(line + "=" * (width - cell_len(line)), **markup)
+            return
+        tr.write_line("=" * width, **markup)
+        row, used = "", 0
+        for word in title.split(" "):
+            size = cell_len(word)
+            if row and used + 1 + size > width:
+                tr.write_line(row, **markup)
+                row, used = "", 0
+            row, used = (f"{row} {word}", used + 1 + size) if row else (word, size)
+        tr.write_line(row, **markup)
 
     # -------------------------------------------------------------- report
     def _results(self) -> dict[str, str]:
@@ -301,13 +357,14 @@ class LearnPlugin:
         first = next((l for l in self.lessons if results[l.name] == "failed"), None)
         if first is None:
             if passed == total:
-                tr.write_sep("=", t["done"].format(n=total), green=True, bold=True)
-            elif (upcoming := self._upcoming(results)) is not None:
-                tr.write_line(t["more"].format(n=passed, label=upcoming.label), green=True, bold=True)
+                self._banner(tr, fill(t["done"], n=total), green=True, bold=True)
+            elif (upcoming := self._upcoming(results)) is not None and not os.environ.get(workbook.CHAIN_ENV):
+                # (run by `workbook learn` or `watch`, which show the next lesson at once)
+                tr.write_line(fill(t["more"], n=passed, label=upcoming.label_in(self.lang)), green=True, bold=True)
             tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}")
             return
-        head = t["head"].format(number=first.number, total=total, name=first.name, title=first.title_in(self.lang))
-        tr.write_sep("=", head, red=True, bold=True)
+        head = fill(t["head"], number=first.number, total=total, name=first.name, title=first.title_in(self.lang))
+        self._banner(tr, head, red=True, bold=True)
         tr.write_line(f"{t['hint']}: {first.hint_in(self.lang)}")
         tr.write_line(f"{t['write']}: {', '.join(first.functions)}")
         tr.write_line(f"{t['claims']}:")
@@ -318,10 +375,12 @@ class LearnPlugin:
                 tr.write_line(f"    {line}")
         tr.write_line("")
         n_fail, n = len(self.failed[first.name]), self.counts.get(first.name, 0)
-        tr.write_line(t["of"].format(k=n_fail, n=n))
+        tr.write_line(fill(t["of"], k=n_fail, n=n))
         tr.write_line(self.first_failure.get(first.name, ""))
         tr.write_line("")
         tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}", bold=True)
+        if self.lang == "en":
+            tr.write_line(f"({strings('en')['lang_hint']})")
 
     def _upcoming(self, results) -> workbook.Lesson | None:
         """The lesson after the window when every lesson run passed (None: nothing follows)."""

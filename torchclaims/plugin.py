@@ -7,22 +7,29 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import sys
+import tempfile
 
 import pytest
 
-from . import catalog, cli, learn, mutants, outcomes, scoreboard
+from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
 from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL, RESULTS
-from .versions import not_applicable_reason, torch_in
+from .versions import not_applicable_reason, not_measurable_reason, torch_in
 
 HEAVY_MARKERS = ("slow", "compile", "distributed")
+PARTIAL_SUFFIX = ".partial"  # where an interrupted run's report goes: never over a complete one
+REPORT_NOTE = pytest.StashKey[tuple[str, str]]()  # (strings key, path) of the report written
+STOPPED = pytest.StashKey[bool]()  # the run stopped before its end (see interrupted)
 MARKERS = {
     "claim(id, as_written=False, raises=None, match=None): links the spec to a catalogued claim; "
     "an as-written spec fails with AssertionError, or with raises= (matching match=)",
     "needs_torch(range, reason): the spec's API exists only on torch in this range; elsewhere the spec "
     "is not applicable (skipped with the reason)",
+    "measurable_on(range, reason): the API exists elsewhere too, but this spec measures it only on torch "
+    "in this range; elsewhere it is not measurable here (skipped with the reason)",
     "gpu: needs CUDA; skipped with a reason where it is absent",
     "slow: takes more than a second or two; skipped by the quick run (use --full or -m slow)",
     "compile: uses torch.compile; skipped by the quick run (use --full or -m compile)",
@@ -37,9 +44,11 @@ def pytest_addoption(parser):
     group.addoption("--as-written", action="store_true",
                     help="run the material's own (wrong) statements as ordinary tests: they fail, showing the truth")
     group.addoption("--claims-report", metavar="PATH",
-                    help="write the per-claim outcome of this run as JSON")
-    group.addoption("--lang", choices=("en", "zh"), default="en",
-                    help="language of the scoreboard and claim texts (default en)")
+                    help="write the per-claim outcome of this run as JSON (whole or not at all; an interrupted "
+                         f"run writes PATH{PARTIAL_SUFFIX} instead, marked interrupted, and leaves PATH alone)")
+    group.addoption("--lang", choices=strings.LANGS, default=strings.default_lang(),
+                    help="language of the scoreboard, lessons and claim texts (default: the locale's, "
+                         "zh when LANGUAGE, LC_ALL or LANG starts with zh; en otherwise)")
     group.addoption("--claims-detail", action="store_true",
                     help="print what the material says and what is true under every claim of the scoreboard")
     group.addoption("--full", action="store_true",
@@ -74,6 +83,10 @@ def pytest_configure(config):
         if name not in registry:
             raise pytest.UsageError(f"unknown mutant {name!r}; see python -m torchclaims mutants --list")
         registry[name].apply()
+    claims = config.stash[CATALOG]
+    for name in config.getoption("--claim"):  # before collection, which takes many seconds
+        if name not in claims and name not in catalog.topics(claims):
+            raise pytest.UsageError(cli.claim_option_message(name, claims, config.getoption("--lang")))
     config.stash[RESULTS] = outcomes.Results()
     if config.getoption("--learn"):
         config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")
@@ -100,10 +113,7 @@ def _selected_by_claims(marks, wanted: list[str]) -> bool:
 
 def pytest_collection_modifyitems(session, config, items):
     claims = config.stash[CATALOG]
-    wanted = config.getoption("--claim")
-    for name in wanted:
-        if name not in claims and name not in catalog.topics(claims):
-            raise pytest.UsageError(cli.claim_option_message(name, claims, config.getoption("--lang")))
+    wanted = config.getoption("--claim")  # each one checked by pytest_configure
     unknown = []
     as_written_mode = config.getoption("--as-written")
     run_heavy = config.getoption("--full") or bool(config.option.markexpr)
@@ -125,11 +135,12 @@ def pytest_collection_modifyitems(session, config, items):
         if _measures(item):
             continue  # a benchmark measures its claim; it neither checks it nor counts on the scoreboard
         item.user_properties.append((outcomes.LINKS_KEY, [[link.claim, link.as_written] for link in marks]))
-        for mark in item.iter_markers("needs_torch"):
-            if len(mark.args) != 1 or "reason" not in mark.kwargs:
-                raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.needs_torch('>=2.0', reason='...')")
-            if not torch_in(mark.args[0]):
-                item.add_marker(pytest.mark.skip(reason=not_applicable_reason(mark.args[0], mark.kwargs["reason"])))
+        for name, why in (("needs_torch", not_applicable_reason), ("measurable_on", not_measurable_reason)):
+            for mark in item.iter_markers(name):
+                if len(mark.args) != 1 or "reason" not in mark.kwargs:
+                    raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.{name}('>=2.0', reason='...')")
+                if not torch_in(mark.args[0]):
+                    item.add_marker(pytest.mark.skip(reason=why(mark.args[0], mark.kwargs["reason"])))
         for link in marks:
             claim = claims.get(link.claim)
             if claim is None or as_written_mode:
@@ -144,11 +155,10 @@ def pytest_collection_modifyitems(session, config, items):
                     f"[{claim.id}] on torch {version} the material holds (it does on torch{claim.versions}); "
                     "this truth spec describes the other releases")))
         if item.get_closest_marker("gpu") and not cuda:
-            item.add_marker(pytest.mark.skip(reason="needs CUDA: no GPU on this machine"))
+            item.add_marker(pytest.mark.skip(reason=strings.text("en", "skip_gpu")))
         heavy = [m for m in HEAVY_MARKERS if item.get_closest_marker(m)]
         if heavy and not run_heavy:
-            item.add_marker(pytest.mark.skip(
-                reason=f"{heavy[0]} spec: skipped by the quick run (use --full or -m {heavy[0]})"))
+            item.add_marker(pytest.mark.skip(reason=strings.text("en", "skip_heavy", heavy=heavy[0])))
     if unknown:
         raise pytest.UsageError("specs link to claims that are not in the catalog:\n" + "\n".join(unknown))
     if dropped:
@@ -160,6 +170,60 @@ def _measures(item) -> bool:
     """A benchmark (it takes pytest-benchmark's ``benchmark`` fixture): linked to its claim by
     the same marker, for ``--claim`` and the id check, but not a check of it."""
     return "benchmark" in getattr(item, "fixturenames", ())
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_runtest_makereport")
+def pytest_runtest_makereport_unread(item, call):
+    """An expected failure's report with one line where pytest renders the whole traceback:
+    nothing prints an xfailed spec's traceback, and rendering it (source, statement ranges,
+    reprs of every frame) cost more than most specs' own run. ``-v``, ``--as-written``
+    (no xfail then), ``--runxfail`` and a spec that broke get pytest's full report."""
+    line = _unread_failure_line(item, call)
+    if line is None:
+        return None  # pytest's own report
+    return pytest.TestReport.from_item_and_call(item, _CallWithText(call, line))
+
+
+class _CallWithText:
+    """A call's info with a line of text for its exception: ``TestReport.from_item_and_call``
+    reports a failure whose excinfo is not an ExceptionInfo with that object as its longrepr."""
+
+    def __init__(self, call, text: str):
+        self.when, self.start, self.stop, self.duration = call.when, call.start, call.stop, call.duration
+        self.excinfo = text
+
+
+def _unread_failure_line(item, call) -> str | None:
+    """The one line for an expected failure that nobody reads, or None where pytest's full
+    report is wanted."""
+    if call.when != "call" or call.excinfo is None or item.config.option.runxfail:
+        return None
+    if item.config.getoption("verbose") > 0 or isinstance(call.excinfo.value, BaseExceptionGroup):
+        return None
+    xfails = list(item.iter_markers("xfail"))
+    # Only unconditional xfails that take any exception: then pytest certainly reports an xfail.
+    if not xfails or any(m.args or m.kwargs.get("raises") is not None or m.kwargs.get("run") is False
+                         or "condition" in m.kwargs for m in xfails):
+        return None
+    marks = claim_marks(item)
+    if not marks or _measures(item):
+        return None
+    result, detail = outcomes.spec_result(marks, call.excinfo)
+    if result != "failed":
+        return None  # broken (or skipped): pytest's report, with its traceback
+    return (f"{_spec_line(item, call.excinfo.tb)}: {detail} "
+            "(an expected failure; -v or --as-written shows its traceback)")
+
+
+def _spec_line(item, tb) -> str:
+    """``path:line`` of the innermost frame in the spec's own file (the spec's location if none)."""
+    where = f"{item.location[0]}:{item.location[1] + 1}"
+    path = str(item.path)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            where = f"{item.location[0]}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -227,27 +291,62 @@ def _is_worker(config) -> bool:
     return hasattr(config, "workerinput")
 
 
+def interrupted(session, exitstatus) -> bool:
+    """Whether the run stopped before its end: Ctrl-C (or a KeyboardInterrupt in a spec), or
+    -x / --maxfail stopping it; a --learn run stops at a failing lesson by design."""
+    if exitstatus == pytest.ExitCode.INTERRUPTED:
+        return True
+    return bool(session.shouldstop or session.shouldfail) and not session.config.getoption("--learn")
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if _is_worker(config) or config.getoption("--collect-only"):
         return
+    lang = config.getoption("--lang")
     results = config.stash[RESULTS]
-    if config.getoption("--learn") or not (results.by_claim or results.skipped_files):
-        return  # no claim-linked spec ran (e.g. only the tooling tests)
-    summary = outcomes.summarize(config.stash[CATALOG], results)
-    scoreboard.render(terminalreporter, summary, config.stash[CATALOG],
-                      lang=config.getoption("--lang"),
-                      detail=config.getoption("--claims-detail"),
-                      verbosity=config.getoption("verbose"),
-                      selected=bool(config.getoption("--claim")))
+    if not config.getoption("--learn") and (results.by_claim or results.skipped_files):
+        summary = outcomes.summarize(config.stash[CATALOG], results)
+        scoreboard.render(terminalreporter, summary, config.stash[CATALOG],
+                          lang=lang,
+                          detail=config.getoption("--claims-detail"),
+                          verbosity=config.getoption("verbose"),
+                          selected=bool(config.getoption("--claim")),
+                          interrupted=config.stash.get(STOPPED, False))
+    # else: no claim-linked spec ran (e.g. only the tooling tests), or --learn shows its lesson
+    note = config.stash.get(REPORT_NOTE, None)
+    if note is not None:
+        key, path = note
+        kept = config.getoption("--claims-report")
+        terminalreporter.write_line(strings.text(lang, key, path=path, kept=kept),
+                                    yellow=key != "report_wrote", bold=key != "report_wrote")
+
+
+def write_atomically(path: pathlib.Path, data: str) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a temporary file in the same folder,
+    then os.replace (an error or a second Ctrl-C leaves the old file as it was)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def pytest_sessionfinish(session, exitstatus):
     config = session.config
+    config.stash[STOPPED] = stopped = interrupted(session, exitstatus)  # before the terminal summary reads it
     path = config.getoption("--claims-report")
     if _is_worker(config) or not path or config.getoption("--collect-only"):
         return
     summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS])
     report = outcomes.json_report(summary, config.stash[CATALOG], argv=sys.argv[1:])
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(report, fh, indent=1, ensure_ascii=False)
-        fh.write("\n")
+    report["interrupted"] = stopped
+    target = pathlib.Path(path)
+    key = "report_wrote"
+    if stopped:  # a partial report never replaces the one asked for
+        key = "report_partial" if target.exists() else "report_partial_new"
+        target = target.with_name(target.name + PARTIAL_SUFFIX)
+    write_atomically(target, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    config.stash[REPORT_NOTE] = (key, str(target))

@@ -18,6 +18,7 @@ import re
 
 from . import catalog
 from .catalog import Claim
+from .strings import fill, translate
 from .strings import table as strings
 
 SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "n/a", "skipped": "s", "pending": "?"}
@@ -147,26 +148,26 @@ def _mistakes(console, shown, t) -> None:
     wrong = [o for o in ran if o.material == "wrong"]
     partly = [o for o in ran if o.material == "partly"]
     if not wrong and not partly:
-        console.print(t["mistakes_none"].format(checked=len(ran)))
+        console.print(fill(t["mistakes_none"], checked=len(ran)))
         return
-    _hang(console, "", t['mistakes'].format(wrong=len(wrong), partly=len(partly), checked=len(ran)), style="bold")
+    _hang(console, "", fill(t['mistakes'], wrong=len(wrong), partly=len(partly), checked=len(ran)), style="bold")
     by_topic = collections.Counter(o.claim.topic for o in wrong + partly)
     if len(by_topic) > 1:
         _hang(console, "  ", t["mistakes_by_topic"].format(
             topics=", ".join(f"{topic} {n}" for topic, n in by_topic.most_common(MAX_TOPICS))))
 
 
-def _not_run(console, shown, t) -> None:
+def _not_run(console, shown, t, lang) -> None:
     reasons = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable"))
     if not reasons:
         return
-    console.print(f"[yellow]{t['skipped_title'].format(n=sum(reasons.values()))}[/yellow]")
+    console.print(f"[yellow]{fill(t['skipped_title'], n=sum(reasons.values()))}[/yellow]")
     common = reasons.most_common()
     for reason, n in common[:MAX_REASONS]:
-        _hang(console, f"  {n:>3}  ", reason)
+        _hang(console, f"  {n:>3}  ", escape(translate(lang, reason)))
     rest = common[MAX_REASONS:]
     if rest:
-        console.print(t["skipped_more"].format(n=sum(n for _, n in rest), k=len(rest)))
+        console.print(fill(t["skipped_more"], n=sum(n for _, n in rest), k=len(rest)))
 
 
 def _sources(console, shown, lang, t) -> None:
@@ -179,7 +180,7 @@ def _sources(console, shown, lang, t) -> None:
         _hang(console, f"  {doc.number}  ", doc.name(lang))
 
 
-def _next_steps(console, shown, t) -> None:
+def _next_steps(console, shown, t, lang) -> None:
     steps = []
     if any(o.material in ("wrong", "partly") for o in shown):
         steps.append(("pytest specs/ --as-written", t["next_as_written"]))
@@ -188,6 +189,10 @@ def _next_steps(console, shown, t) -> None:
     if any("--full" in o.reason for o in shown):
         steps.append(("pytest specs/ --full", t["next_full"]))
     steps.append(("python -m torchclaims workbook init ~/wb", t["next_workbook"]))
+    if lang == "en":
+        steps.append(("pytest specs/ --lang zh", t["next_zh"]))
+    else:  # every command keeps the language, whether it came from --lang or the locale
+        steps = [(f"{command} --lang {lang}", what) for command, what in steps]
     console.print(t["next_title"])
     for command, what in steps:
         _hang(console, "  ", t["next_step"].format(what=what, command=f"[bold]{command}[/bold]"))
@@ -196,7 +201,7 @@ def _next_steps(console, shown, t) -> None:
 def _loud(console, shown, t, lang, torch_version) -> None:
     pending = sum(o.outcome == "pending" for o in shown)
     if pending:
-        console.print(f"[magenta]{t['gaps'].format(n=pending)}[/magenta]")
+        console.print(f"[magenta]{fill(t['gaps'], n=pending)}[/magenta]")
     broken = [o for o in shown if o.outcome == "broken"]
     if broken:
         console.rule(style="bold red", characters="!")
@@ -215,10 +220,12 @@ def _loud(console, shown, t, lang, torch_version) -> None:
                 _hang(console, "    ", escape(line))
 
 
-def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=False, torch_version=None) -> None:
+def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=False, torch_version=None,
+           interrupted=False) -> None:
     """Write the scoreboard of ``summary`` (outcomes.ClaimOutcome per claim) to ``tr``.
 
-    ``selected``: a --claim run, so only the claims whose specs were selected are shown.
+    ``selected``: a --claim run, so only the claims whose specs were selected are shown;
+    ``interrupted``: the run stopped early (Ctrl-C, -x), which the scoreboard says first and last.
     """
     if torch_version is None:
         import torch
@@ -230,13 +237,17 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
     if verbosity > 0 or detail:
         _claim_lines(console, shown, t, lang, detail)
     console.rule(f"[bold]{t['title'].format(torch=torch_version)}[/bold]")
+    if interrupted:
+        _hang(console, "", t["interrupted_run"], style="bold red")
     _hang(console, "", t["legend_head"])
     for key in ("legend_verdict", "legend_marks", "legend_marks2"):
         _hang(console, "  ", t[key])
     _topic_table(console, shown, t, torch_version)
     _mistakes(console, shown, t)
-    _not_run(console, shown, t)
+    _not_run(console, shown, t, lang)
     _sources(console, shown, lang, t)
-    _next_steps(console, shown, t)
+    _next_steps(console, shown, t, lang)
     _loud(console, shown, t, lang, torch_version)
+    if interrupted:
+        _hang(console, "", t["interrupted_run"], style="bold red")
     tr.write("".join(_TRAILING.sub(r"\1", line) for line in buf.getvalue().splitlines(keepends=True)))

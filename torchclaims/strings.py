@@ -1,14 +1,22 @@
 """Every sentence torchclaims shows a learner, in English and Chinese: one table, one place.
 
-``text(lang, key, **fields)`` returns one string (``str.format`` fields filled in);
-``table(lang)`` the whole language's table.  Both languages have the same keys
+``text(lang, key, **fields)`` returns one string (``str.format`` fields filled in, and
+``{n:claim|claims}`` picks the word for the count ``n``: see ``fill``); ``table(lang)`` the
+whole language's table; ``default_lang()`` the language the locale asks for (the default of
+every ``--lang``); ``translate(lang, message)`` a message the tooling recorded in English
+(a skip reason, a workbook stub's message) in ``lang``.  Both languages have the same keys
 (tests/test_strings.py checks it), so a key missing in Chinese is a test failure, not a
 ``KeyError`` in front of a learner.  Command lines shown to the learner use the README's
 form: ``pytest ...`` and ``python -m torchclaims ...`` with the project's venv activated.
 """
 from __future__ import annotations
 
+import os
+import re
+import string
+
 LANGS = ("en", "zh")
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -36,11 +44,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "legend_marks2": "n/a needs another torch  s not run here (why: below)  ? not verified yet",
         "col_topic": "topic", "col_claims": "claims", "col_right": "right", "col_wrong": "wrong",
         "col_partly": "partly", "total": "total",
-        "mistakes": "The material's mistakes: {wrong} wrong and {partly} partly right, of {checked} claims run here",
-        "mistakes_none": "The material's mistakes: none among the {checked} claims run here",
+        "mistakes": ("The material's mistakes: {wrong} wrong and {partly} partly right, "
+                     "of {checked} {checked:claim|claims} run here"),
+        "mistakes_none": "The material's mistakes: none among the {checked} {checked:claim|claims} run here",
         "mistakes_by_topic": "most of them in {topics}",
-        "skipped_title": "Not run here: {n} claims, by reason",
-        "skipped_more": "  ... and {n} claims for {k} other reasons (pytest specs/ -v lists each claim)",
+        "skipped_title": "Not run here: {n} {n:claim|claims}, by reason",
+        "skipped_more": ("  ... and {n} {n:claim|claims} for {k} other {k:reason|reasons} "
+                         "(pytest specs/ -v lists each claim)"),
         "gaps": "Claims pending, not verified yet (? above): {n}",
         "sources_title": "Sources: the documents the claims come from",
         "next_title": "Next:",
@@ -53,12 +63,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "broken_title": "BROKEN SPECS: these failed for a reason other than the one they state; fix the spec",
         "changed_title": "CHANGED VERDICTS on torch {torch}: the installed torch no longer behaves as catalogued",
         "claims_title": "claims: mark (legend below), id, the material's verdict, source",
+        "next_zh": "the scoreboard, lessons and claims in Chinese (中文)",
+        "interrupted_run": "INTERRUPTED: the run stopped early, so this scoreboard counts only the specs that ran",
+        "report_wrote": "claim report written to {path}",
+        "report_partial": ("the run was interrupted: the partial report went to {path} (marked \"interrupted\"), "
+                           "{kept} was left as it was"),
+        "report_partial_new": "the run was interrupted: the partial report went to {path} (marked \"interrupted\")",
+        # skip reasons the plugin records (the report keeps them in English; the scoreboard translates)
+        "skip_gpu": "needs CUDA: no GPU on this machine",
+        "skip_heavy": "{heavy} spec: skipped by the quick run (use --full or -m {heavy})",
+        "skip_na": "not applicable on torch {torch}: needs torch{range} ({why})",
         # ------------------------------------------------ command line
-        "claims_count": "{n} claims",
+        "claims_count": "{n} {n:claim|claims}",
+        "col_id": "id", "lang_hint": "in Chinese: add --lang zh (中文)",
         "unknown_claim": "unknown claim id {name!r}{hint}",
         "unknown_topic": "unknown topic {name!r}{hint}; the topics: {topics}",
         "did_you_mean": " (did you mean {best}?{more})", "also_close": " also close: {names}",
         "claim_option": "--claim {name}: no such claim id or topic{hint}; see python -m torchclaims claims",
+        "verdict_alias": "the scoreboard's words work too: right = confirmed, wrong = refuted",
         "report_is_dir": "--claims-report {path}: is a folder; give a file name, e.g. {path}/claims.json",
         "report_no_dir": "--claims-report {path}: the folder {parent} does not exist",
         "report_not_writable": "--claims-report {path}: cannot write there ({reason})",
@@ -67,11 +89,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_done": "passes", "wb_not_started": "not started", "wb_fails": "fails",
         "wb_edited": "edited, not run yet", "wb_still": "still to write",
         "wb_progress": "progress", "wb_last_run": "last run",
-        "wb_created": "workbook {root}: {n} lessons, {k} functions to write",
-        "wb_wrote": "  wrote {n} files: {files}",
-        "wb_kept": "  kept {n} existing files untouched (your work): {files}",
+        "wb_created": "workbook {root}: {n} {n:lesson|lessons}, {k} {k:function|functions} to write",
+        "wb_wrote": "  wrote {n} {n:file|files}: {files}",
+        "wb_kept": "  kept {n} existing {n:file|files} untouched (your work): {files}",
         "wb_next": "next: python -m torchclaims workbook learn {dir}   (or watch {dir}: again on every save)",
         "wb_missing": "no workbook at {dir}: create one with python -m torchclaims workbook init {dir}",
+        "wb_not_workbook": ("{dir} is not a workbook (it has none of the workbook's files); create one in a new "
+                            "folder with python -m torchclaims workbook init DIR"),
+        "wb_incomplete": ("{dir}: the workbook lacks {files}; python -m torchclaims workbook init {dir} "
+                          "writes what is missing and keeps your files"),
+        "wb_chain": "[{label} is next: running it]",
+        "stub": "{label}: write {function}",
+        "lesson_label": "Lesson {number} ({name})",
         "wb_progress_bad": "{path}: not a progress file ({why}); delete it, the next run writes a new one",
         "wb_watching": "[watching {root} for changes to *.py; Ctrl-C stops]",
         "wb_rerun": "[change seen: rerunning]",
@@ -80,14 +109,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "interrupted": "interrupted (Ctrl-C)",
         # ------------------------------------------------ --learn
         "learn_hint": "hint", "learn_claims": "the claims it teaches", "learn_spec": "failing spec",
-        "learn_of": "{k} of this lesson's {n} specs fail", "learn_write": "write",
-        "learn_done": "All {n} lessons pass: the workbook is complete.",
+        "learn_of": "{k} of this lesson's {n} {n:spec|specs} {k:fails|fail}", "learn_write": "write",
+        "learn_done": "All {n} {n:lesson passes|lessons pass}: the workbook is complete.",
         "learn_none": "no lesson spec was collected: run pytest specs/ --impl DIR --learn",
         "learn_stop": "{label} fails: make it pass to unlock the next lesson",
         "learn_trace": "in your code",
-        "learn_no_trace": "(no frame in your files: the spec's own check failed)",
+        "learn_no_trace": "(no frame in your files: the spec's own check failed, here)",
+        "learn_in_spec": "raised in the spec, by what your code returned (no frame in your files)",
+        "learn_syntax": "your file does not compile",
         "learn_head": "Lesson {number:02d}/{total} ({name}): {title}",
-        "learn_more": "{n} lessons pass: run again for {label} (workbook watch does it by itself)",
+        "learn_more": "{n} {n:lesson passes|lessons pass}: run again for {label} (workbook learn and watch do it by themselves)",
     },
     "zh": {
         "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
@@ -113,7 +144,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "mistakes_none": "资料的错误：本机运行的 {checked} 条论断中没有发现错误",
         "mistakes_by_topic": "主要集中在：{topics}",
         "skipped_title": "本机未运行：{n} 条论断，按原因",
-        "skipped_more": "  …… 另有 {n} 条，涉及 {k} 种其他原因（pytest specs/ -v 逐条列出）",
+        "skipped_more": "  …… 另有 {n} 条，涉及 {k} 种其他原因（pytest specs/ -v --lang zh 逐条列出）",
         "gaps": "待核实：{n} 条论断（上表的 ?）",
         "sources_title": "出处：论断取自以下资料",
         "next_title": "下一步：",
@@ -126,11 +157,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "broken_title": "用例损坏：以下用例失败的原因不是其声明的原因，需要修正用例本身",
         "changed_title": "torch {torch} 上判定已改变：当前 torch 的行为与目录记录不符",
         "claims_title": "论断列表：标记（图例见下）、编号、资料的判定、出处",
+        "next_zh": "记分板、课程与论断的中文版",
+        "interrupted_run": "运行已中断：提前停止，本记分板只统计已运行的用例",
+        "report_wrote": "论断报告已写入 {path}",
+        "report_partial": "运行已中断：不完整的报告写入了 {path}（标记为 \"interrupted\"），{kept} 保持原样",
+        "report_partial_new": "运行已中断：不完整的报告写入了 {path}（标记为 \"interrupted\"）",
+        "skip_gpu": "需要 CUDA：本机没有 GPU",
+        "skip_heavy": "{heavy} 用例：快速模式下跳过（加 --full 或 -m {heavy} 运行）",
+        "skip_na": "在 torch {torch} 上不适用：需要 torch{range}（{why}）",
         "claims_count": "共 {n} 条论断",
+        "col_id": "编号", "lang_hint": "中文：加 --lang zh",
         "unknown_claim": "没有这条论断 {name!r}{hint}",
         "unknown_topic": "没有这个主题 {name!r}{hint}；可用的主题：{topics}",
         "did_you_mean": "（你是不是要找 {best}？{more}）", "also_close": "相近的还有：{names}",
-        "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims",
+        "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims --lang zh",
+        "verdict_alias": "也可以用记分板的说法：right = confirmed（正确），wrong = refuted（错误）",
         "report_is_dir": "--claims-report {path}：这是一个文件夹；请给出文件名，例如 {path}/claims.json",
         "report_no_dir": "--claims-report {path}：文件夹 {parent} 不存在",
         "report_not_writable": "--claims-report {path}：无法写入（{reason}）",
@@ -141,8 +182,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_created": "练习册 {root}：{n} 课，需要编写 {k} 个函数",
         "wb_wrote": "  写入 {n} 个文件：{files}",
         "wb_kept": "  保留 {n} 个已有文件（你的作业）不变：{files}",
-        "wb_next": "下一步：python -m torchclaims workbook learn {dir}   （或 watch {dir}：每次保存后自动重跑）",
-        "wb_missing": "{dir} 下没有练习册：请用 python -m torchclaims workbook init {dir} 创建",
+        "wb_next": "下一步：python -m torchclaims workbook learn {dir} --lang zh   （或 watch {dir} --lang zh：每次保存后自动重跑）",
+        "wb_missing": "{dir} 下没有练习册：请用 python -m torchclaims workbook init {dir} --lang zh 创建",
+        "wb_not_workbook": "{dir} 不是练习册（其中没有练习册的任何文件）；请在新文件夹中用 python -m torchclaims workbook init DIR --lang zh 创建",
+        "wb_incomplete": "{dir}：练习册缺少 {files}；python -m torchclaims workbook init {dir} --lang zh 会补上缺少的文件，并保留你的文件",
+        "wb_chain": "[接下来是 {label}：开始运行]",
+        "stub": "{label}：请编写 {function}",
+        "lesson_label": "第 {number} 课（{name}）",
         "wb_progress_bad": "{path}：不是进度文件（{why}）；删除它即可，下次运行会重新生成",
         "wb_watching": "[正在监视 {root} 中 *.py 的改动；按 Ctrl-C 停止]",
         "wb_rerun": "[发现改动：重新运行]",
@@ -152,12 +198,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "learn_hint": "提示", "learn_claims": "本课讲解的论断", "learn_spec": "未通过的用例",
         "learn_of": "本课 {n} 个用例中有 {k} 个未通过", "learn_write": "需要编写",
         "learn_done": "全部 {n} 课均已通过：练习册完成。",
-        "learn_none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn",
+        "learn_none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn --lang zh",
         "learn_stop": "{label} 未通过：让它通过才能进入下一课",
         "learn_trace": "出错位置（你的代码）",
-        "learn_no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败）",
+        "learn_no_trace": "（你的文件中没有出错的帧：是用例本身的检查失败，位置如下）",
+        "learn_in_spec": "异常在用例中抛出，起因是你的代码返回的结果（你的文件中没有出错的帧）",
+        "learn_syntax": "你的文件无法编译",
         "learn_head": "第 {number:02d}/{total} 课（{name}）：{title}",
-        "learn_more": "已通过 {n} 课：再运行一次即可进入 {label}（workbook watch 会自动重跑）",
+        "learn_more": "已通过 {n} 课：再运行一次即可进入 {label}（workbook learn 与 watch 会自动继续）",
     },
 }
 
@@ -167,7 +215,69 @@ def table(lang: str) -> dict[str, str]:
     return STRINGS[lang]
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` plus counted words: ``{n:file|files}`` is "file" when n is 1, else "files"."""
+
+    def format_field(self, value, format_spec):
+        if "|" in format_spec and isinstance(value, int):
+            one, many = format_spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def fill(template: str, **fields) -> str:
+    """``template`` with its fields filled in (``{n:word|words}`` agrees with the count n)."""
+    return _FORMATTER.format(template, **fields)
+
+
 def text(lang: str, key: str, **fields) -> str:
     """One string of ``lang``, its ``{fields}`` filled in."""
     template = STRINGS[lang][key]
-    return template.format(**fields) if fields else template
+    return fill(template, **fields) if fields else template
+
+
+def default_lang(environ=None) -> str:
+    """"zh" when the locale asks for Chinese, else "en": the first of LANGUAGE, LC_ALL,
+    LC_MESSAGES and LANG that is set (the order gettext reads them) decides, so
+    ``LANG=zh_CN.UTF-8`` gives Chinese and ``LC_ALL=C`` English."""
+    env = os.environ if environ is None else environ
+    for var in LOCALE_VARS:
+        value = env.get(var, "").split(":")[0].strip()
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+# the messages the tooling records in English and shows in the learner's language
+TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "stub")
+
+
+def _pattern(template: str) -> re.Pattern:
+    parts, seen = [], set()
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
+            seen.add(field)
+    return re.compile("".join(parts) + r"\Z")
+
+
+_PATTERNS = {key: _pattern(STRINGS["en"][key]) for key in TRANSLATED}
+
+
+def translate(lang: str, message: str) -> str:
+    """``message`` in ``lang`` when it is one the tooling recorded in English (a skip reason,
+    a stub's message; each its key of TRANSLATED), else unchanged (a spec's own reason)."""
+    if lang == "en":
+        return message
+    for key, pattern in _PATTERNS.items():
+        found = pattern.match(message)
+        if found:
+            fields = found.groupdict()
+            if key == "stub" and (label := re.fullmatch(r"Lesson (\d+) \((.+)\)", fields["label"])):
+                fields["label"] = text(lang, "lesson_label", number=label[1], name=label[2])
+            return text(lang, key, **fields)
+    return message

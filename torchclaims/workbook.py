@@ -42,12 +42,13 @@ from . import catalog
 from .catalog import ROOT
 from .errors import UsageError
 from .links import file_links
-from .strings import text
+from .strings import default_lang, text
 
 REFERENCE_DIR = ROOT / "reference_impl"
 LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
 ONLY_ENV = "TORCHCLAIMS_LEARN_ONLY"       # comma-separated lesson names: run just these, all of them
 MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this path at collection
+CHAIN_ENV = "TORCHCLAIMS_LEARN_CHAINED"   # set by `workbook learn`/`watch`: they run the next lesson themselves
 PROGRESS_FILE = ".torchclaims-progress.json"
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C (128 + SIGINT)
 STUB_MARK = 'raise NotImplementedError("Lesson '
@@ -77,6 +78,9 @@ class Lesson:
     @property
     def label(self) -> str:
         return f"Lesson {self.number:02d} ({self.name})"
+
+    def label_in(self, lang: str) -> str:
+        return text(lang, "lesson_label", number=f"{self.number:02d}", name=self.name)
 
     def hint_in(self, lang: str) -> str:
         return self.hint_zh if lang == "zh" else self.hint
@@ -348,12 +352,31 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def workbook_problem(root: pathlib.Path, lang: str = "en", shown: str | None = None,
+                     reference: pathlib.Path = REFERENCE_DIR) -> str | None:
+    """Why ``root`` is not a workbook to run (one line), or None: it must hold every module
+    of reference_impl/ (``init`` writes them all).  A folder holding none of them is not a
+    workbook at all; one lacking some is told how to restore them."""
+    names = sorted(src.name for src in reference.glob("*.py"))
+    missing = [name for name in names if not (root / name).is_file()]
+    if not missing:
+        return None
+    shown = shown or str(root)
+    if len(missing) == len(names):
+        return text(lang, "wb_not_workbook", dir=shown)
+    return text(lang, "wb_incomplete", dir=shown, files=", ".join(missing))
+
+
 def _workbook_dir(path: str, must_exist: bool = True, lang: str = "en") -> pathlib.Path:
+    """The workbook folder ``path`` names; unless it is about to be created (``init``), it must
+    be a workbook, checked before anything runs or is written there."""
     root = pathlib.Path(path).expanduser().resolve()
     if must_exist and not root.is_dir():
         raise UsageError(text(lang, "wb_missing", dir=path))
     if root == REFERENCE_DIR.resolve():
         raise UsageError(f"{path} is reference_impl/ itself, not a workbook")
+    if must_exist and (problem := workbook_problem(root, lang, shown=path)):
+        raise UsageError(problem)
     return root
 
 
@@ -413,13 +436,38 @@ def _pytest_argv(root: pathlib.Path, lang: str) -> list[str]:
     return [sys.executable, "-m", "pytest", "specs/", "--impl", str(root), "--learn", "--lang", lang]
 
 
+def _run_lessons(root: pathlib.Path, lang: str) -> subprocess.Popen:
+    """Start one lesson run.  Its own process group: Ctrl-C reaches only this command, which
+    stops the run quietly (pytest's own KeyboardInterrupt report is about 90 lines)."""
+    env = os.environ | {CHAIN_ENV: "1"}
+    return subprocess.Popen(_pytest_argv(root, lang), cwd=ROOT, start_new_session=True, env=env)
+
+
+def _chain(root: pathlib.Path, lang: str) -> bool:
+    """Whether the last run passed every lesson it ran and more follow; if so, say which
+    lesson runs next (the caller runs it at once instead of asking the learner to)."""
+    if not _more_to_run(root):
+        return False
+    states = read_progress(root).get("lessons", {})
+    upcoming = next((l for l in _lessons() if states.get(l.name) == "not run"), None)
+    if upcoming is not None:
+        print(f"\n{text(lang, 'wb_chain', label=upcoming.label_in(lang))}", flush=True)
+    return True
+
+
 def cmd_learn(args) -> int:
     root = _workbook_dir(args.dir, lang=args.lang)
-    proc = subprocess.Popen(_pytest_argv(root, args.lang), cwd=ROOT, start_new_session=True)
+    proc = None
     try:
-        return proc.wait()
+        while True:
+            proc = _run_lessons(root, args.lang)
+            code = proc.wait()
+            proc = None
+            if code != 0 or not _chain(root, args.lang):
+                return code
     except KeyboardInterrupt:
-        _stop(proc)
+        if proc is not None:
+            _stop(proc)
         print(text(args.lang, "wb_stopped_run"), file=sys.stderr)
         return INTERRUPTED
 
@@ -437,17 +485,14 @@ def _snapshot(root: pathlib.Path) -> dict[str, float]:
 def cmd_watch(args) -> int:
     lang = args.lang
     root = _workbook_dir(args.dir, lang=lang)
-    argv = _pytest_argv(root, lang)
     proc = None
     try:
         while True:
             before = _snapshot(root)
-            # Its own process group: Ctrl-C reaches only this loop, which stops the run quietly
-            # (pytest's own KeyboardInterrupt report is about 90 lines).
-            proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)
+            proc = _run_lessons(root, lang)
             proc.wait()
             proc = None
-            if _more_to_run(root):
+            if _chain(root, lang):
                 continue  # every lesson of that run passed: show the next one without waiting
             print(f"\n{text(lang, 'wb_watching', root=root)}", flush=True)
             while _snapshot(root) == before:
@@ -491,7 +536,8 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("dir", metavar="DIR")
-        p.add_argument("--lang", choices=("en", "zh"), default="en")
+        p.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
+                       help="language (default: the locale's, zh when LANGUAGE, LC_ALL or LANG starts with zh)")
         if name == "watch":
             p.add_argument("--interval", type=float, default=1.0, help="seconds between checks (default 1)")
         p.set_defaults(func=func)
