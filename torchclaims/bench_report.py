@@ -39,6 +39,7 @@ import dataclasses
 import datetime as _dt
 import json
 import math
+import os
 import pathlib
 import re
 import sys
@@ -52,7 +53,8 @@ from . import catalog, links
 DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
 NOISY_REL_IQR = 0.10      # torch.utils.benchmark.Measurement warns above the same spread
-BUSY_LOAD = 0.5           # load average at or above which the report warns
+BUSY_LOAD = 0.5           # load average at or above which the report warns (at least; see busy_load)
+BUSY_LOAD_PER_CORE = 0.25  # ... or a quarter of the logical cores, on a larger machine
 BUSY_OTHERS = 0.25        # cores other processes kept busy on average, at or above which it warns
 BOOTSTRAP_RESAMPLES = 4000
 STATS = ("speedup", "ratio", "saving", "overhead")
@@ -487,6 +489,7 @@ def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
     """Every claim row of the results, with its figure and verdict (or context reason)."""
     claims = {} if claims is None else claims
     cuda_device = _torch_info(data).get("cuda_device")
+    threshold = busy_load(data)
     rows = []
     for bench in data["benchmarks"]:
         extra = bench.get("extra_info") or {}
@@ -497,7 +500,7 @@ def build_rows(data: dict, claims: dict | None = None) -> list[Row]:
             busy = others >= BUSY_OTHERS
         else:  # older results: the load average around it (which also counts the run itself)
             loads = [x for x in (_number(extra.get("load_before")), _number(extra.get("load_after"))) if x is not None]
-            busy = any(x >= BUSY_LOAD for x in loads)
+            busy = any(x >= threshold for x in loads)
         for entry in entries:
             cid = str(entry["claim"])
             fig = figure_of(entry)
@@ -572,6 +575,13 @@ def _load_text(values) -> str:
     return ", ".join(f"{x:.2f}" for x in values)
 
 
+def busy_load(data: dict) -> float:
+    """The 1-minute load average at or above which the run counts as busy: 0.5 on this project's
+    2-core machine, a quarter of the cores on a larger one (a 16-core GPU host idles above 0.5)."""
+    cores = _number(_torch_info(data).get("cpu_count")) or 0
+    return max(BUSY_LOAD, BUSY_LOAD_PER_CORE * cores)
+
+
 def load_warnings(data: dict) -> list[str]:
     """Lines warning that the machine was busy (or that the load was not recorded)."""
     info = _torch_info(data)
@@ -581,8 +591,8 @@ def load_warnings(data: dict) -> list[str]:
     worst = max(x for pair in (before or [], after or []) for x in pair[:1]) if (before or after) else 0.0
     others = _number(info.get("others_cpu_cores"))
     out = []
-    if worst >= BUSY_LOAD:
-        out.append(f"> **Warning: the machine was busy** (1-minute load average {worst:.2f} >= {BUSY_LOAD} "
+    if worst >= busy_load(data):
+        out.append(f"> **Warning: the machine was busy** (1-minute load average {worst:.2f} >= {busy_load(data):g} "
                    "before or after the run). Other processes share the CPU, so timings are slower and "
                    "noisier than on a quiet machine; rows that competed with other processes are marked †. Rerun on a quiet "
                    "machine before drawing conclusions.")
@@ -661,18 +671,46 @@ def header_lines(data: dict, source: pathlib.Path) -> list[str]:
         f"IQR** (interquartile range / median of the rounds; the worse side of a pair) and the number of "
         "**rounds**. Byte counts are *exact* (deterministic), their interval is the value.",
         "",
-        "*Verdicts* respect direction. A figure with a direction (a speed-up, a saving, an overhead, "
-        "a bound) is **inconclusive** when its interval contains the no-effect value (1x, 0%) or the "
-        f"relative IQR is above {NOISY_REL_IQR:.0%}; otherwise it **contradicts** the material when it "
-        "points the other way (a slowdown against a claimed speed-up), whatever the tolerance, and "
-        f"**agrees** only when it points the same way and lies within ±{DEFAULT_TOLERANCE:.0%} of the "
-        "material's figure (**weaker** / **stronger** when it points the same way but is smaller / "
-        "larger); a bound **holds** when the whole interval satisfies it. A plain magnitude (MB) "
-        "**agrees** when its interval lies inside the band, else **higher** / **lower**. Figures the "
-        "material gives for other hardware (an A100, an RTX 3090) are never judged here: they are "
-        "listed under *Context*.",
+        *method_rule_lines(),
     ]
     return lines
+
+
+def method_rule_lines() -> list[str]:
+    """The verdict rule as the report states it (judge() implements it; its tests plant each case)."""
+    return [
+        "**The verdict rule**: a verdict says what the 95% interval rules out; the relative IQR never "
+        "decides one. For a figure with a direction (a speed-up, a saving, an overhead, a bound such as "
+        "\"< 1\"), with *no effect* at 1x or 0%:",
+        "",
+        "- **contradicts**: the interval rules out any effect the way the material claims: it lies at no "
+        "effect (exactly 0% measured against a claimed 12% saving: a precise no-effect) or beyond it the "
+        "other way (a slowdown against a claimed speed-up), whatever the tolerance; or it contains no "
+        f"effect and rules out the material's figure (the whole interval short of the ±{DEFAULT_TOLERANCE:.0%} "
+        "band around it);",
+        "- **inconclusive**: the interval contains no effect and does not rule out the material's figure "
+        "(or the material gives only a direction), or there is no interval (fewer than 6 rounds, one cold "
+        "compile);",
+        "- the interval excludes no effect, the material's way: a bound **holds**; a figure **agrees** "
+        f"when the interval reaches ±{DEFAULT_TOLERANCE:.0%} of the material's figure, and is **weaker** / "
+        "**stronger** when the whole interval lies short of / beyond that band. A figure is compared "
+        "both as itself and as the effect it stands for, and the farther of the two counts: a percentage "
+        "also as the ratio it stands for (a 98% saving leaves 1/50 of the memory, an 80% one 1/5), a "
+        "ratio also as its distance from 1 (1.06x is a third of the 18% gain of 1.18x).",
+        "",
+        "A plain magnitude (MB) **agrees** when its interval reaches the band, else it is **higher** / "
+        f"**lower**. A relative IQR above {NOISY_REL_IQR:.0%} marks a row **noisy** (as "
+        "`torch.utils.benchmark` warns), a flag beside the verdict, never a verdict: the interval already "
+        "carries the spread.",
+        "",
+        "**Hardware**: a row records the device it ran on. A figure the material gives for other hardware "
+        "is judged only on comparable hardware, named in the row: a relative figure (a speed-up, a memory "
+        "ratio, a saving, a compile latency) on a GPU of the same vendor and class (an H200 or H100 for "
+        "the material's A100: NVIDIA data-centre training GPUs; a GeForce RTX for its RTX 3090), an "
+        "absolute one (images/s or GB at a batch the material does not give) only on the very hardware "
+        "it names. Everything else, and every row measured on a CPU against a GPU's figure, is listed "
+        "under *Context*, with the reason.",
+    ]
 
 
 def _claim_heading(cid: str, claim) -> list[str]:
@@ -747,6 +785,46 @@ GPU_COMMAND = (".venv/bin/python -m pytest benchmarks/ -m gpu --benchmark-only -
                ".venv/bin/python -m torchclaims bench-report reports/bench/gpu.json -o reports/bench/gpu")
 
 
+def _where(data: dict) -> str:
+    cuda = _torch_info(data).get("cuda_device")
+    return f"this machine (its CPU and its {cuda})" if cuda else "this machine (its CPU; no CUDA device)"
+
+
+def _figure_text(fig: Figure) -> str:
+    if fig.value is None:
+        return "not measured"
+    noisy = " (noisy)" if fig.rel_iqr is not None and fig.rel_iqr > NOISY_REL_IQR else ""
+    return f"{_fmt(fig.value)} {_ci_text(fig)}{noisy}"
+
+
+def claim_by_claim(judged: list[Row], context: list[Row]) -> list[str]:
+    """One line per judged row, claim by claim: what the material got right and wrong."""
+    if not judged:
+        return []
+    out = ["### What the material got right and wrong about speed and memory, claim by claim", "",
+           "| claim | quantity | material's figure | measured (95% CI) | unit | verdict |",
+           "|---|---|---|---|---|---|"]
+    for r in sorted(judged, key=lambda r: r.claim_id):
+        device = f" ({_cell(r.entry['device'])})" if r.entry.get("device") else ""
+        out.append("| " + " | ".join([
+            f"`{r.claim_id}`", _cell(r.entry.get("quantity", "")) + device, _fmt(r.entry.get("material")),
+            _figure_text(r.figure), _cell(r.entry.get("unit", "")), f"**{r.verdict.word}**"]) + " |")
+    out += ["", f"The reason for each verdict is in the claim's table below; {len(context)} row"
+            f"{'s' if len(context) != 1 else ''} for other hardware {'are' if len(context) != 1 else 'is'} "
+            "context, without a verdict.", ""]
+    return out
+
+
+def skipped_lines(data: dict) -> list[str]:
+    """The benchmarks of this run that skipped, with pytest's reason (recorded by benchmarks/conftest.py)."""
+    skipped = [s for s in data.get("skipped") or [] if isinstance(s, dict)]
+    if not skipped:
+        return []
+    out = [f"{len(skipped)} benchmark{'s' if len(skipped) != 1 else ''} skipped in this run:", ""]
+    out += [f"- `{_cell(s.get('name', '?'))}`: {_cell(s.get('reason', 'no reason given'))}" for s in skipped]
+    return out + [""]
+
+
 def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims: dict | None = None,
                     benchmarks: dict[str, list[str]] | None = None) -> str:
     """``benchmarks``: claim id -> the benchmarks marked with it (default: read from benchmarks/)."""
@@ -760,24 +838,27 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
     for r in judged:
         counts[r.verdict.word] = counts.get(r.verdict.word, 0) + 1
     noisy = sum(1 for r in rows if r.figure.rel_iqr is not None and r.figure.rel_iqr > NOISY_REL_IQR)
+    where = _where(data)
     out += ["", "## Summary", "",
-            f"{len(judged)} row{'s' if len(judged) != 1 else ''} judged on this machine"
+            f"{len(judged)} row{'s' if len(judged) != 1 else ''} judged on {where}"
             + (": " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items())) if counts else "")
-            + f"; {len(context)} context rows (figures for other hardware); "
+            + f"; {len(context)} context rows (figures for hardware not comparable with the one measured); "
             + f"{noisy} rows with a relative IQR above {NOISY_REL_IQR:.0%}.", ""]
     bare = sum(1 for r in judged if r.figure.value is not None and r.figure.ci is None and not r.figure.exact)
     if bare:
         out += [f"> **{bare} judged row{'s have' if bare != 1 else ' has'} no interval**: fewer than 6 rounds "
                 "were recorded, or the results come from a benchmark version that recorded no raw rounds. "
                 "Such a row is *inconclusive*, never a verdict.", ""]
+    out += skipped_lines(data)
+    out += claim_by_claim(judged, context)
     if chart:
         out += [f"![measured medians with 95% intervals next to the material's figures]({chart})", ""]
     by_claim: dict[str, list[Row]] = {}
     for r in judged:
         by_claim.setdefault(r.claim_id, []).append(r)
-    out += [f"## Verdicts on this machine ({len(by_claim)} claim{'s' if len(by_claim) != 1 else ''})", ""]
+    out += [f"## Verdicts: {len(by_claim)} claim{'s' if len(by_claim) != 1 else ''}, measured on {where}", ""]
     if not by_claim:
-        out += ["No row could be judged on this machine.", ""]
+        out += [f"No row could be judged on {where}.", ""]
     for cid in sorted(by_claim):
         out += _claim_heading(cid, claims.get(cid)) + _verdict_table(by_claim[cid]) + _details(by_claim[cid])
     ctx_by_claim: dict[str, list[Row]] = {}
@@ -787,14 +868,17 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             "These rows set a figure the material gives for other hardware next to what was measured "
             "here. They carry no verdict: a speed-up, a latency or a memory figure depends on the "
             "balance of compute, memory bandwidth and per-call overhead of the device it was measured "
-            "on, so a measurement on this machine can neither confirm nor refute an A100's or an RTX "
-            "3090's figure. The ResNet-50 rows are the **CPU counterpart of the material's A100 table** "
-            "(000 §5.3): the same model and modes, on this CPU, at a small batch; the other compile rows "
-            "time the material's small models the same way. A cold compile is measured once (one round: "
-            "no interval); each costs tens of seconds here.",
+            "on, so a measurement on hardware of another kind (a CPU, another class of GPU) can neither "
+            "confirm nor refute an A100's or an RTX 3090's figure; each row says why it is here."
+            + (" The ResNet-50 rows measured on the CPU are the **CPU counterpart of the material's A100 "
+               "table** (000 §5.3): the same model and modes, on this CPU, at a small batch; the other compile "
+               "rows time the material's small models the same way. A cold compile is measured once (one "
+               "round: no interval); each costs tens of seconds on a small CPU."
+               if any(not r.entry.get("device") for r in context) else ""),
             "",
             "To measure the GPU figures themselves on a machine with CUDA (the gpu-marked benchmarks "
-            "skip with a reason elsewhere):", "", "```sh", GPU_COMMAND, "```", ""]
+            "skip with a reason elsewhere; rows measured on a comparable GPU become verdicts):", "",
+            "```sh", GPU_COMMAND, "```", ""]
     for bench in data["benchmarks"]:
         out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
     if not ctx_by_claim:
@@ -807,7 +891,10 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
         out += ["## Claims with a benchmark that did not run here", "",
                 "| claim | catalog | benchmark | why |", "|---|---|---|---|"]
         for claim in sorted(missing, key=lambda c: c.id):
-            why = "needs CUDA" if claim.verdict == "gpu-only" else "not in this results file"
+            reasons = [s.get("reason") for s in data.get("skipped") or []
+                       if isinstance(s, dict) and claim.id in (s.get("claims") or [])]
+            why = (reasons[0] if reasons else "needs CUDA" if claim.verdict == "gpu-only"
+                   else "not in this results file")
             names = ", ".join(f"`{_cell(b)}`" for b in benchmarks[claim.id])
             out.append(f"| `{claim.id}` | {claim.verdict} | {names} | {why} |")
         out.append("")
@@ -1034,6 +1121,18 @@ def _change(figures: list[Figure | None], versions: list[str]) -> str:
 
 # ------------------------------------------------------------------ command line
 
+def write_whole(path: pathlib.Path, write) -> None:
+    """Write a file whole or not at all: ``write(temporary path)`` in the same folder, then rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot write: {exc.strerror}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m torchclaims bench-report",
@@ -1041,7 +1140,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("results", nargs="+", help="the file written by pytest benchmarks/ --benchmark-json FILE "
                         "(with --across: one such file per torch release)")
     parser.add_argument("-o", "--output", metavar="DIR",
-                        help="folder for report.md and report.png (default: the results file's folder)")
+                        help="folder for report.md and report.png (default: the results file's folder, "
+                             "where an existing report.md is replaced only when -o names it)")
     parser.add_argument("--across", action="store_true",
                         help="compare results files of several torch releases: writes DIR/across.md")
     try:
@@ -1057,15 +1157,23 @@ def main(argv: list[str]) -> int:
     try:
         data = load_results(source)
         out_dir = pathlib.Path(args.output) if args.output else source.resolve().parent
+        if not args.output and (out_dir / "report.md").exists():
+            raise ReportError(f"{out_dir / 'report.md'} exists: pass -o {out_dir} to replace it, or -o another folder")
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ReportError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
         claims = _catalog()
         chart_name = "report.png"
-        has_chart = render_chart(data, out_dir / chart_name, claims)
-        (out_dir / "report.md").write_text(
-            render_markdown(data, source, chart_name if has_chart else None, claims), encoding="utf-8")
+        chart_tmp = out_dir / f".{chart_name}.tmp.png"
+        try:
+            has_chart = render_chart(data, chart_tmp, claims)
+            text = render_markdown(data, source, chart_name if has_chart else None, claims)
+            write_whole(out_dir / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+            if has_chart:
+                os.replace(chart_tmp, out_dir / chart_name)
+        finally:
+            chart_tmp.unlink(missing_ok=True)
     except ReportError as exc:
         print(f"bench-report: {exc}", file=sys.stderr)
         return 2
@@ -1083,7 +1191,8 @@ def _main_across(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ReportError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
-        (out_dir / "across.md").write_text(render_across(sources), encoding="utf-8")
+        text = render_across(sources)
+        write_whole(out_dir / "across.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
     except ReportError as exc:
         print(f"bench-report: {exc}", file=sys.stderr)
         return 2
