@@ -1,5 +1,8 @@
 """The pytest plugin, run on small spec files in a scratch folder (pytester)."""
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -54,8 +57,17 @@ def test_wrong_as_written():
 '''
 
 
+ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
+def set_locale(monkeypatch, env):
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+
+
 @pytest.fixture
 def scratch(pytester, monkeypatch):
+    set_locale(monkeypatch, ENGLISH)  # the English assertions hold whatever the caller's locale
     claims = pytester.mkdir("claims")
     (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
     monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
@@ -135,6 +147,34 @@ def test_the_scoreboard_speaks_chinese_with_lang_zh(scratch):
                                  "主题*论断*正确*错误*部分正确*", "*下一步*"])
 
 
+@pytest.mark.parametrize("var", ["LANG", "LC_ALL", "LANGUAGE"])
+def test_a_chinese_locale_gives_the_chinese_scoreboard_and_lang_en_overrides_it(scratch, monkeypatch, var):
+    set_locale(monkeypatch, {var: "zh_CN.UTF-8"})
+    out = run(scratch).stdout.str()
+    assert "torchclaims 记分板" in out and "下一步" in out, f"{var}=zh_CN.UTF-8 gave:\n{out[-1500:]}"
+    assert "pytest specs/ --as-written --lang zh" in out, "a Chinese next command must keep the language"
+    out = run(scratch, "--lang", "en").stdout.str()
+    assert "torchclaims scoreboard" in out and "记分板" not in out, f"--lang en should override {var}"
+
+
+def test_the_english_scoreboard_names_lang_zh_once(scratch):
+    out = run(scratch).stdout.str()
+    assert out.count("--lang zh") == 1, f"'--lang zh' appears {out.count('--lang zh')} times in:\n{out[-1500:]}"
+
+
+def test_the_chinese_scoreboard_gives_the_skip_reasons_in_chinese(scratch):
+    scratch.makepyfile(test_heavy='''
+import pytest
+@pytest.mark.slow
+@pytest.mark.claim("tensors.right")
+def test_heavy():
+    pass
+''')
+    result = run(scratch, "test_heavy.py", "--lang", "zh")
+    result.stdout.fnmatch_lines(["*1  slow 用例：快速模式下跳过（加 --full 或 -m slow 运行）*"])
+    assert "skipped by the quick run" not in result.stdout.str()
+
+
 def test_the_json_report_matches_its_schema(scratch):
     path = scratch.path / "report.json"
     run(scratch, "--claims-report", str(path))
@@ -147,6 +187,58 @@ def test_the_json_report_matches_its_schema(scratch):
     assert (wrong["material"], wrong["expected"]) == ("wrong", "wrong"), wrong
     assert [t["result"] for t in wrong["tests"]] == ["failed", "held"], wrong
     assert data["claims"]["tensors.right"]["material"] == "right"
+    assert data["interrupted"] is False, "a complete run says so"
+
+
+def test_the_run_says_where_it_wrote_the_report(scratch):
+    path = scratch.path / "report.json"
+    run(scratch, "--claims-report", str(path)).stdout.fnmatch_lines([f"claim report written to {path}"])
+
+
+INTERRUPTED_SPECS = SPECS + '''
+
+@pytest.mark.claim("tensors.right")
+def test_ctrl_c_here():
+    raise KeyboardInterrupt
+'''
+
+
+@pytest.mark.parametrize("how", ["KeyboardInterrupt", "-x"])
+def test_an_interrupted_run_leaves_the_previous_report_intact_and_says_so(scratch, how):
+    path = scratch.path / "keep.json"
+    assert run(scratch, "--claims-report", str(path)).ret == 0
+    complete = path.read_bytes()
+    if how == "KeyboardInterrupt":
+        scratch.makepyfile(test_specs=INTERRUPTED_SPECS)
+        args = ["-p", "no:randomly"]
+    else:
+        scratch.makepyfile(test_specs=SPECS.replace("1 + 1 == 2", "1 + 1 == 3"))
+        args = ["-x", "-p", "no:randomly"]
+    # a real process, as a Ctrl-C reaches one: nothing of this test's own session is shared
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "torchclaims.plugin", "-p", "no:cacheprovider",
+                             *args, "--claims-report", str(path)], cwd=scratch.path, capture_output=True, text=True,
+                            timeout=300, env=os.environ | ENGLISH)
+    assert path.read_bytes() == complete, f"{how}: the complete report was replaced by a partial one"
+    partial = json.loads((scratch.path / "keep.json.partial").read_text(encoding="utf-8"))
+    outcomes.validate_report(partial)
+    assert partial["interrupted"] is True, f"{how}: the partial report is not marked interrupted"
+    assert "INTERRUPTED: the run stopped early" in result.stdout, f"{how}: the scoreboard did not say so:\n{result.stdout}"
+    assert f"the partial report went to {path}.partial" in result.stdout, result.stdout[-800:]
+    assert not [p.name for p in scratch.path.iterdir() if p.name.endswith(".tmp")], "a temporary file was left"
+
+
+def test_a_report_that_cannot_be_written_whole_leaves_the_old_one(tmp_path, monkeypatch):
+    from torchclaims import plugin
+    path = tmp_path / "report.json"
+    path.write_text("OLD", encoding="utf-8")
+
+    def no_replace(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(plugin.os, "replace", no_replace)
+    with pytest.raises(OSError, match="disk full"):
+        plugin.write_atomically(path, "NEW")
+    assert path.read_text(encoding="utf-8") == "OLD", "a failed write touched the old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"], "the temporary file was left behind"
 
 
 def test_a_malformed_report_is_refused_with_one_line():
@@ -166,6 +258,16 @@ def test_claim_option_refuses_an_unknown_id(scratch):
     result = run(scratch, "--claim", "tensors.nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--claim tensors.nope: no such claim id or topic*"])
+
+
+def test_a_mistyped_claim_option_is_refused_before_collection(scratch):
+    """Before any spec file is imported (collecting the real specs takes many seconds)."""
+    marker = scratch.path / "collected"
+    scratch.makepyfile(test_slow_to_import=f"open({str(marker)!r}, 'w').close()\ndef test_x(): pass\n")
+    result = run(scratch, "--claim", "tensors.rihgt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--claim tensors.rihgt: no such claim id or topic (did you mean tensors.right?*"])
+    assert not marker.exists(), "the spec files were collected before the typo was reported"
 
 
 def test_heavy_specs_are_skipped_by_the_quick_run_with_a_reason(scratch):
