@@ -308,3 +308,24 @@ def set_grad_enabled_context_has_no_effect():
             torch._C._set_grad_enabled(self.prev)
 
     torch.set_grad_enabled = set_grad_enabled
+
+
+@fault("devices.shape-print-syncs")
+def shape_dispatches_an_operator():
+    """Reading Tensor.shape runs an operator (an empty_like of the tensor, as if the sizes lived
+    on the device and had to be fetched)."""
+    torch.Tensor.shape = property(lambda self: torch.empty_like(self).size())
+
+
+@fault("devices.batch-size-memory-linear")
+def conv_saves_a_batch_square():
+    """Conv2d's forward also keeps a batch x batch matrix for backward, so the memory a step
+    holds grows with the square of the batch size instead of linearly."""
+    original = nn.Conv2d.forward
+
+    def forward(self, x):
+        out = original(self, x)
+        flat = x.flatten(1)
+        return out + (flat @ flat.T).exp().sum() * 0   # exp saves its (batch, batch) result
+
+    nn.Conv2d.forward = forward

@@ -1,11 +1,15 @@
 """Devices, CUDA: availability, builds and versions, GPU memory, CUDA errors, and AMP's
 CUDA namespace.
 
-Sources: 000 §5; 002 §2.2, §2.3, §3.1, §4.1, §5.1, §6.2; 003 §4.4, §5.1, §5.3.  Memory and
-error-message claims need a GPU: their specs carry the gpu marker and are skipped with a
-reason elsewhere.  Questions about other torch versions are catalogued as not-checkable
-with references; what the installed torch can answer is checked here.
+Sources: 000 §5; 002 §2.2, §2.3, §3.1, §4.1, §5.1, §6.2; 003 §4.4, §5.1, §5.3.  What a CPU
+settles is checked here on every machine (reading .shape dispatches no operator; the bytes a
+forward holds against the batch size); the caching allocator's figures and CUDA's error
+messages need a GPU: those specs carry the gpu marker and are skipped with a reason elsewhere.
+Questions about other torch versions are catalogued as not-checkable with references; what the
+installed torch can answer is checked here.
 """
+import contextlib
+import io
 import json
 import os
 import re
@@ -15,7 +19,9 @@ import sys
 import pytest
 import torch
 from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
+from aliasing import storage_nbytes, storage_ptr
 from torchclaims.versions import torch_in
 
 MiB = 2**20
@@ -123,6 +129,78 @@ def test_torch_compile_exists_from_2_0():
     else:
         assert not hasattr(torch, "compile"), f"torch {torch.__version__} < 2.0 has torch.compile"
     assert callable(torch.jit.script), "torch.jit.script, the pre-2.0 route, is gone"
+
+
+# ---------------------------------------------------------------- host metadata vs device work (CPU)
+
+class _Dispatched(TorchDispatchMode):
+    """Records every ATen operator dispatched while it is active: nothing can run on a device,
+    and so nothing can wait for one, without an operator."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.claim("devices.shape-print-syncs")
+def test_reading_or_printing_shape_dispatches_no_operator():
+    """Material: print(tensor.shape) in forward is a hidden GPU operation that synchronises.
+    True: shape is host metadata: reading or printing it dispatches no operator at all, while
+    .item() dispatches _local_scalar_dense, the host copy that waits for the device."""
+    x = torch.randn(4, 3) @ torch.randn(3, 5)
+    printed = io.StringIO()
+    with _Dispatched() as seen, contextlib.redirect_stdout(printed):
+        print(x.shape)
+        sizes = (tuple(x.shape), x.size(), x.size(1), x.dim())
+    assert seen.ops == [], f"print(x.shape) and x.size() dispatched {seen.ops}, expected no operator"
+    assert printed.getvalue().strip() == "torch.Size([4, 5])" and sizes[2] == 5, (printed.getvalue(), sizes)
+    with _Dispatched() as seen:
+        x.sum().item()
+    assert "aten._local_scalar_dense.default" in seen.ops, (
+        f"x.sum().item() dispatched {seen.ops}, expected aten._local_scalar_dense (the copy to the host)")
+
+
+@pytest.mark.claim("devices.shape-print-syncs", as_written=True)
+def test_as_written_printing_shape_runs_an_operation_on_the_device():
+    """Material: print(tensor.shape) is a hidden device operation, so it synchronises."""
+    x = torch.randn(4, 3) @ torch.randn(3, 5)
+    with _Dispatched() as seen, contextlib.redirect_stdout(io.StringIO()):
+        print(x.shape)
+    assert seen.ops, "print(x.shape) dispatched no operator: nothing ran that could wait for a device"
+
+
+# ---------------------------------------------------------------- memory and the batch size (CPU)
+
+def _bytes_held_by_a_forward(model, batch):
+    """Bytes of the distinct storages a forward keeps alive: the parameters, the output and every
+    tensor autograd saves for backward (each buffer counted once, views and aliases included)."""
+    saved = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        out = model(torch.randn(batch, 3, 16, 16))
+    buffers = {storage_ptr(t): storage_nbytes(t) for t in [*model.parameters(), out, *saved]}
+    return sum(buffers.values())
+
+
+@pytest.mark.claim("devices.batch-size-memory-linear")
+def test_memory_a_step_holds_is_a_fixed_part_plus_the_same_amount_per_sample():
+    """Material: GPU memory grows linearly with batch_size.
+    True: the bytes a forward holds are the parameters plus activations proportional to the
+    batch: equal steps in batch size add equal bytes (the same tensors on every device)."""
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1),
+                          nn.ReLU(), nn.Flatten(), nn.Linear(8 * 16 * 16, 10))
+    held = {batch: _bytes_held_by_a_forward(model, batch) for batch in (4, 8, 12, 16)}
+    per_4 = held[8] - held[4]
+    assert per_4 > 0, f"bytes held by batch size {held}: they do not grow"
+    assert held[12] - held[8] == held[16] - held[12] == per_4, (
+        f"bytes held by batch size {held}: the steps of 4 samples differ, so the growth is not linear")
+    params = sum(p.numel() * p.element_size() for p in model.parameters())
+    assert held[4] - per_4 == params, (
+        f"the fixed part {held[4] - per_4} B (held at batch 4 minus one step) should be the "
+        f"parameters' {params} B")
 
 
 # ---------------------------------------------------------------- GPU memory (gpu only)

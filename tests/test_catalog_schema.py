@@ -98,3 +98,29 @@ def test_every_problem_is_reported_at_once(tmp_path):
     with pytest.raises(catalog.CatalogError) as info:
         catalog.load(write(tmp_path, bad))
     assert "missing field 'truth'" in str(info.value) and "bad verdict 'maybe'" in str(info.value)
+
+
+def test_a_differs_from_note_loads_as_pairs(tmp_path):
+    other = {**GOOD, "id": "tensors.reshape-may-copy"}
+    (tmp_path / "tensors.toml").write_text(
+        toml_entry(other) + toml_entry(GOOD).rstrip("\n") + '\ndiffers_from = { "tensors.reshape-may-copy" = "why" }\n',
+        encoding="utf-8")
+    claims = catalog.load(tmp_path)
+    assert claims["tensors.view-shares-storage"].differs_from == (("tensors.reshape-may-copy", "why"),)
+    assert claims["tensors.view-shares-storage"].differs_reason("tensors.reshape-may-copy") == "why"
+    assert claims["tensors.reshape-may-copy"].differs_from == ()
+
+
+@pytest.mark.parametrize("note, message", [
+    ('{ "tensors.view-shares-storag" = "why" }', r"differs_from names no claim 'tensors.view-shares-storag'; "
+                                                  r"did you mean 'tensors.view-shares-storage'\?"),
+    ('{ "tensors.view-shares-storage" = "why" }', "differs_from names the claim itself"),
+    ('{ "not an id" = "why" }', "differs_from key 'not an id' is not a claim id"),
+    ('{ "tensors.view-shares-storage" = "" }', r"needs the reason as a non-empty string"),
+    ('["tensors.view-shares-storage"]', "differs_from must be a table"),
+])
+def test_a_bad_differs_from_note_is_reported(tmp_path, note, message):
+    (tmp_path / "tensors.toml").write_text(toml_entry(GOOD).rstrip("\n") + f"\ndiffers_from = {note}\n",
+                                           encoding="utf-8")
+    with pytest.raises(catalog.CatalogError, match=message):
+        catalog.load(tmp_path)

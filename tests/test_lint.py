@@ -163,6 +163,11 @@ def claim(cid="tensors.x", verdict="not-checkable", truth="Not checkable: needs 
                          says="s", says_zh="说", verdict=verdict, truth=truth, truth_zh=truth_zh)
 
 
+def gpu_claim(cid="devices.x", truth="Needs CUDA: page-locked memory needs a CUDA driver.",
+              truth_zh="需要 CUDA：锁页内存依赖 CUDA 驱动。"):
+    return claim(cid, verdict="gpu-only", truth=truth, truth_zh=truth_zh)
+
+
 def project(tmp_path, spec="", bench=""):
     (tmp_path / "specs").mkdir()
     (tmp_path / "benchmarks").mkdir()
@@ -224,7 +229,7 @@ def test_a_gpu_only_claim_whose_truth_spec_runs_on_cpu_is_found(tmp_path):
         def test_on_gpu():
             assert torch.empty(1).pin_memory().is_pinned()
     '''
-    found = lint.label_findings({"devices.x": claim("devices.x", verdict="gpu-only")}, *project(tmp_path, spec))
+    found = lint.label_findings({"devices.x": gpu_claim()}, *project(tmp_path, spec))
     assert [f.kind for f in found] == ["gpu-only-runs-on-cpu"]
     assert "test_x.py::test_on_cpu" in found[0].message
 
@@ -246,7 +251,7 @@ def test_skips_itself():
         pytest.skip("needs CUDA")
     assert torch.cuda.device_count() > 0
 '''
-    assert label_kinds([claim("devices.x", verdict="gpu-only")], *project(tmp_path, spec)) == []
+    assert label_kinds([gpu_claim()], *project(tmp_path, spec)) == []
 
 
 def test_claim_findings_get_the_line_of_their_entry(tmp_path):
@@ -278,3 +283,37 @@ def test_check_prints_a_planted_label_finding_and_fails(tmp_path):
             "measured by benchmarks/bench_tensors.py::test_empty_vs_zeros") in lines, lines
     assert any(line.startswith("claims/tensors.toml:2: not-checkable-without-reason: tensors.empty-faster-than-zeros")
                for line in lines), lines
+
+
+def test_a_gpu_only_claim_whose_gpu_spec_touches_no_cuda_is_found(tmp_path):
+    """A gpu marker on a spec that would run unchanged on a CPU only hides a CPU check."""
+    spec = '''
+import pytest, torch
+@pytest.mark.gpu
+@pytest.mark.claim("devices.x")
+def test_shape_is_metadata():
+    """Mentions CUDA in its docstring only."""
+    x = torch.ones(2, 3)
+    assert x.shape == (2, 3)
+@pytest.mark.gpu
+@pytest.mark.claim("devices.y")
+def test_on_gpu():
+    assert _cuda_tensor().is_cuda
+def _cuda_tensor():
+    return torch.ones(1, device="cuda")
+'''
+    found = lint.label_findings({"devices.x": gpu_claim(), "devices.y": gpu_claim("devices.y")},
+                                *project(tmp_path, spec))
+    assert [(f.kind, f.message.split()[0]) for f in found] == [("gpu-only-spec-without-cuda", "devices.x")]
+    assert "test_x.py::test_shape_is_metadata" in found[0].message
+
+
+@pytest.mark.parametrize("truth, truth_zh, found", [
+    ("Needs CUDA: the caching allocator.", "需要 CUDA：缓存分配器。", []),
+    ("A speed figure for one GPU; it can only be measured with CUDA.", "只能在 GPU 上测量。", []),
+    ("Checked only where CUDA exists.", "只能在有CUDA时验证。", []),
+    ("empty_cache returns cached blocks to the driver.", "需要 CUDA。", ["gpu-only-without-reason"]),
+    ("Needs CUDA: the caching allocator.", "只把缓存还给驱动。", ["gpu-only-without-reason"]),
+])
+def test_a_gpu_only_truth_says_what_needs_cuda(tmp_path, truth, truth_zh, found):
+    assert label_kinds([gpu_claim(truth=truth, truth_zh=truth_zh)], *project(tmp_path)) == found

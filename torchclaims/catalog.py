@@ -123,6 +123,7 @@ REQUIRED = ("id", "source", "topic", "says", "says_zh", "verdict", "truth", "tru
 OPTIONAL = (
     "refs",      # list of citations (PyTorch docs, issues, source) backing the truth
     "versions",  # for version-dependent claims: the torch range where the material holds
+    "differs_from",  # {other claim id = why}: a sibling on the same subject whose verdict may change elsewhere
 )
 # Which benchmark measures a claim is not a catalog field: the benchmark's own ``claim``
 # marker says it (links.bench_links reads it).
@@ -146,6 +147,13 @@ class Claim:
     truth_zh: str
     refs: tuple[str, ...] = ()
     versions: str | None = None
+    # (sibling id, why the two verdicts may differ): claims on the same subject whose verdicts
+    # change at different releases say why (lint's siblings-disagree rule asks for it).
+    differs_from: tuple[tuple[str, str], ...] = ()
+
+    def differs_reason(self, other: str) -> str | None:
+        """Why this claim's verdict may differ from the sibling ``other``'s, or None."""
+        return dict(self.differs_from).get(other)
 
     def text(self, field: str, lang: str = "en") -> str:
         """``says`` or ``truth`` in the requested language."""
@@ -213,6 +221,18 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
             problems.append(f"{here}: {field} must be a non-empty string")
     if entry.get("verdict") == "version-dependent" and "versions" not in entry:
         problems.append(f"{here}: a version-dependent claim needs 'versions' (where the material holds)")
+    if "differs_from" in entry:
+        notes = entry["differs_from"]
+        if not isinstance(notes, dict) or not notes:
+            problems.append(f"{here}: differs_from must be a table {{\"other.claim-id\" = \"why they differ\"}}")
+        else:
+            for other, why in notes.items():
+                if not ID_RE.match(other):
+                    problems.append(f"{here}: differs_from key {other!r} is not a claim id")
+                elif other == entry.get("id"):
+                    problems.append(f"{here}: differs_from names the claim itself")
+                if not (isinstance(why, str) and why.strip()):
+                    problems.append(f"{here}: differs_from[{other!r}] needs the reason as a non-empty string")
     return problems
 
 
@@ -254,7 +274,14 @@ def load(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:
                 truth_zh=entry["truth_zh"].strip(),
                 refs=tuple(entry.get("refs", ())),
                 versions=entry.get("versions"),
+                differs_from=tuple((k, v.strip()) for k, v in entry.get("differs_from", {}).items()),
             )
+    for c in claims.values():
+        for other, _ in c.differs_from:
+            if other not in claims:
+                close = suggest(other, claims)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                problems.append(f"claims/{c.topic}.toml: claim {c.id!r}: differs_from names no claim {other!r}{hint}")
     if problems:
         raise CatalogError("\n".join(problems))
     return claims

@@ -30,6 +30,21 @@ Label lint (``label_findings``), over the catalog, the spec links and ``benchmar
   makes it checkable, so the verdict follows from what the spec shows.
 - ``gpu-only-runs-on-cpu``: a gpu-only claim with a truth spec that is not marked ``gpu`` (or
   skipped when CUDA is absent): the spec settles it on CPU, so the claim is not gpu-only.
+- ``gpu-only-spec-without-cuda``: a gpu-guarded truth spec of a gpu-only claim that touches no
+  CUDA at all (no ``cuda`` name, attribute or device string in it or the helpers it calls): it
+  would run unchanged on a CPU, so the claim is checkable here and the guard only hides it.
+- ``gpu-only-without-reason``: a gpu-only truth says what needs CUDA: the English truth has a
+  phrase like ``needs CUDA`` / ``needs a GPU`` / ``only where CUDA exists`` / ``CUDA only``, the
+  Chinese truth names CUDA or GPU (``CUDA``, ``GPU``, ``显卡``).
+
+Sibling lint (``sibling_findings``), over the catalog alone:
+
+- ``siblings-disagree``: two claims share a subject (an API their ``says`` names, see
+  ``subjects``) and one has a ``versions`` range the other does not share (it flips at a release
+  where its sibling stays put), and neither entry says why in ``differs_from``.  Align the two
+  (one is mislabelled) or write the reason: ``differs_from = {"topic.other" = "why"}``.
+- ``stale-sibling-note``: a ``differs_from`` note about a pair that no longer needs one (they
+  share no subject, or neither has a range, or both have the same one).
 """
 from __future__ import annotations
 
@@ -357,11 +372,58 @@ def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]
     return out
 
 
+_CUDA_WORD = re.compile(r"\bcuda\b|pin_memory|is_pinned", re.IGNORECASE)
+GPU_REASON_EN = re.compile(r"\b(?:needs?|requires?|only (?:with|where|on)|checkable only with|measured with)\b[^.;]*?"
+                           r"\b(?:CUDA|GPU|A100|RTX|V100)|\b(?:CUDA|GPU)[- ]only\b|\bA CUDA\b", re.IGNORECASE)
+GPU_REASON_ZH = re.compile(r"CUDA|GPU|显卡")
+
+
+def _touches_cuda(func: ast.AST, helpers: dict, seen: frozenset = frozenset()) -> bool:
+    """Whether a function's body (or a module-level helper it calls) names CUDA anywhere:
+    ``.cuda()``, ``torch.cuda.*``, ``device="cuda"``, pinned memory...  Decorators are not read:
+    a ``skipif(not torch.cuda.is_available())`` guard is no use of CUDA."""
+    body = func.body if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else [func]
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Attribute) and _CUDA_WORD.search(node.attr):
+            return True
+        if isinstance(node, ast.Name) and _CUDA_WORD.search(node.id):
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _CUDA_WORD.search(node.value) \
+                and not _in_docstring(node, func):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers \
+                and node.func.id not in seen:
+            if _touches_cuda(helpers[node.func.id], helpers, seen | {node.func.id}):
+                return True
+    return False
+
+
+def _in_docstring(node: ast.AST, func: ast.AST) -> bool:
+    body = getattr(func, "body", [])
+    return bool(body) and isinstance(body[0], ast.Expr) and body[0].value is node
+
+
+def cuda_uses(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]]:
+    """Claim id -> {truth spec name: touches CUDA} for the truth specs of specs_dir."""
+    out: dict[str, dict[str, bool]] = {}
+    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        helpers = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        for func in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and n.name.startswith("test")):
+            for deco in func.decorator_list:
+                for cid, as_written in links.claim_calls(deco):
+                    if not as_written:
+                        out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _touches_cuda(func, helpers)
+    return out
+
+
 def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = SPECS_DIR,
                    bench_dir: pathlib.Path = BENCH_DIR) -> list[Finding]:
     findings = []
     measured = benchmarked_claims(bench_dir)
     guards = gpu_guards(specs_dir)
+    cuda_use = cuda_uses(specs_dir)
     linked = links.spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
@@ -382,6 +444,67 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
             if on_cpu:
                 findings.append(Finding(where, 0, "gpu-only-runs-on-cpu",
                                         f"{c.id} is gpu-only but its truth spec {on_cpu[0]} runs without CUDA"))
+            no_cuda = [name for name, uses in cuda_use.get(c.id, {}).items()
+                       if not uses and guards.get(c.id, {}).get(name)]
+            if no_cuda:
+                findings.append(Finding(where, 0, "gpu-only-spec-without-cuda",
+                                        f"{c.id} is gpu-only but its gpu spec {no_cuda[0]} touches no CUDA: "
+                                        f"it would run as is on a CPU"))
+            if not GPU_REASON_EN.search(c.truth) or not GPU_REASON_ZH.search(c.truth_zh):
+                findings.append(Finding(where, 0, "gpu-only-without-reason",
+                                        f"{c.id}: a gpu-only truth says what needs CUDA ('needs CUDA: <why>', "
+                                        f"truth_zh naming CUDA or GPU)"))
+    return findings + sibling_findings(claims)
+
+
+# ---------------------------------------------------------------- sibling claims
+
+API_NAME = re.compile(r"(?<![\w.])(?:torch|nn|F|np|numpy|torchvision|transforms)(?:\.[A-Za-z_]\w*)+")
+# Names too general to make two claims siblings: most claims about modules or tensors name them.
+GENERIC_SUBJECTS = frozenset({"torch.nn.Module", "torch.Tensor", "torch.tensor", "torch.nn", "torch.nn.functional"})
+UNVERIFIED = ("not-checkable", "pending")   # no verdict per release to compare
+
+
+def subjects(claim: catalog.Claim) -> set[str]:
+    """The APIs a claim's statement (``says``) names, spelt in full (``nn.Linear`` ->
+    ``torch.nn.Linear``, ``F.relu`` -> ``torch.nn.functional.relu``), minus the generic ones."""
+    names = set()
+    for match in API_NAME.finditer(claim.says):
+        name = re.sub(r"^F\.", "torch.nn.functional.", match.group(0))
+        names.add(re.sub(r"^nn\.", "torch.nn.", name).rstrip("."))
+    return names - GENERIC_SUBJECTS
+
+
+def _needs_note(a: catalog.Claim, b: catalog.Claim, subj: dict) -> set[str]:
+    """The subjects a and b share when their verdicts change at different releases, else empty."""
+    if a.verdict in UNVERIFIED or b.verdict in UNVERIFIED or a.versions == b.versions:
+        return set()
+    return subj[a.id] & subj[b.id]
+
+
+def sibling_findings(claims: dict[str, catalog.Claim]) -> list[Finding]:
+    """``siblings-disagree`` and ``stale-sibling-note`` over the catalog (see the module docstring)."""
+    subj = {cid: subjects(c) for cid, c in claims.items()}
+    findings, seen = [], set()
+    for a in (c for c in claims.values() if c.versions):
+        for b in claims.values():
+            pair = frozenset((a.id, b.id))
+            if b.id == a.id or pair in seen:
+                continue
+            shared = _needs_note(a, b, subj)
+            if shared and a.differs_reason(b.id) is None and b.differs_reason(a.id) is None:
+                seen.add(pair)
+                other = f"changes at {b.versions!r}" if b.versions else "has no range"
+                findings.append(Finding(f"claims/{a.topic}.toml", 0, "siblings-disagree",
+                                        f"{a.id} holds only on {a.versions!r} while its sibling {b.id} {other} "
+                                        f"(both name {', '.join(sorted(shared))}): align them or say why in "
+                                        f"differs_from"))
+    for c in claims.values():
+        for other, _ in c.differs_from:
+            if other in claims and not (_needs_note(c, claims[other], subj) and (c.versions or claims[other].versions)):
+                findings.append(Finding(f"claims/{c.topic}.toml", 0, "stale-sibling-note",
+                                        f"{c.id}: its differs_from note on {other} is not needed (no shared "
+                                        f"subject, or the same range): remove it"))
     return findings
 
 
