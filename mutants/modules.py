@@ -594,3 +594,256 @@ def conv_transpose_drops_output_padding():
         original(self, *args, **kwargs)
 
     nn.ConvTranspose2d.__init__ = init
+
+
+# --- update rules over several steps (specs/test_modules_update_rules.py) -----------------------
+# Each of these changes what an update rule does only in a case the material's examples do not
+# show: a zero or None gradient, weight decay with momentum, dampening, nesterov, a parameter
+# group with its own settings, the first step against later ones, the foreach implementation.
+
+
+def _patch_sgd_kernels(transform, names=("_single_tensor_sgd", "_multi_tensor_sgd")):
+    """Route torch.optim.sgd's kernels (looked up by name at each step) through ``transform``."""
+    import importlib
+    sgd = importlib.import_module("torch.optim.sgd")
+    for name in names:
+        original = getattr(sgd, name)
+
+        def kernel(params, grads, bufs, *args, _original=original, **kwargs):
+            return transform(_original, params, grads, bufs, *args, **kwargs)
+        setattr(sgd, name, kernel)
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_momentum_buffer_from_zeros():
+    """SGD's momentum buffer starts from zeros, so the first step already applies dampening
+    (buf = (1 - dampening) * grad) where torch starts it as a copy of the first gradient."""
+    def transform(original, params, grads, bufs, *args, **kwargs):
+        if kwargs["momentum"] != 0:
+            for i, buf in enumerate(bufs):
+                if buf is None:
+                    bufs[i] = torch.zeros_like(params[i])
+        return original(params, grads, bufs, *args, **kwargs)
+
+    _patch_sgd_kernels(transform)
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_weight_decay_after_momentum():
+    """SGD applies weight decay after the momentum (p -= lr * (buf + wd * p)) instead of adding
+    wd * p to the gradient before it enters the buffer."""
+    def transform(original, params, grads, bufs, *args, **kwargs):
+        weight_decay, lr = kwargs["weight_decay"], kwargs["lr"]
+        if weight_decay == 0 or kwargs["momentum"] == 0:
+            return original(params, grads, bufs, *args, **kwargs)
+        before = [p.detach().clone() for p in params]
+        result = original(params, grads, bufs, *args, **{**kwargs, "weight_decay": 0})
+        for p, old in zip(params, before):
+            p.add_(old, alpha=-lr * weight_decay)
+        return result
+
+    _patch_sgd_kernels(transform)
+
+
+@fault("modules.optimizer-step-rule", "modules.table-parameters-row")
+def sgd_none_grad_state_advanced():
+    """SGD treats a parameter whose grad is None like one with a zero gradient: its momentum
+    buffer decays and keeps moving it, where torch skips the parameter and its state."""
+    sgd = torch.optim.SGD
+    original = sgd._init_group
+
+    def _init_group(self, group, params, grads, bufs):
+        has_sparse = original(self, group, params, grads, bufs)
+        if group["momentum"] != 0:
+            for p in group["params"]:
+                buf = self.state[p].get("momentum_buffer") if p in self.state else None
+                if p.grad is None and buf is not None:
+                    params.append(p)
+                    grads.append(torch.zeros_like(p))
+                    bufs.append(buf)
+        return has_sparse
+
+    sgd._init_group = _init_group
+
+
+@fault("modules.optimizer-step-rule", "modules.table-parameters-row")
+def sgd_skips_zero_gradients():
+    """SGD skips a parameter whose gradient is all zeros (as if it were None): its momentum and
+    weight decay no longer move it."""
+    def transform(original, params, grads, bufs, *args, **kwargs):
+        keep = [i for i, g in enumerate(grads) if bool(g.count_nonzero())]
+        if not keep:
+            return None
+        sub_bufs = [bufs[i] for i in keep] if bufs else []
+        result = original([params[i] for i in keep], [grads[i] for i in keep], sub_bufs, *args, **kwargs)
+        for j, i in enumerate(keep if bufs else []):
+            bufs[i] = sub_bufs[j]
+        return result
+
+    _patch_sgd_kernels(transform)
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_nesterov_ignored():
+    """SGD(nesterov=True) takes the plain momentum step (the buffer) instead of grad + momentum * buf."""
+    _patch_sgd_kernels(lambda original, params, grads, bufs, *args, **kwargs: original(
+        params, grads, bufs, *args, **{**kwargs, "nesterov": False}))
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_group_settings_from_defaults():
+    """A parameter group's own momentum, dampening, weight_decay and nesterov are dropped: every
+    group takes the constructor's (only lr stays per group)."""
+    original = torch.optim.Optimizer.add_param_group
+
+    def add_param_group(self, param_group):
+        if isinstance(param_group, dict):
+            param_group = {k: v for k, v in param_group.items()
+                           if k not in ("momentum", "dampening", "weight_decay", "nesterov")}
+        return original(self, param_group)
+
+    torch.optim.SGD.add_param_group = add_param_group
+
+
+@fault("modules.optimizer-step-rule")
+def sgd_foreach_drops_weight_decay():
+    """SGD(foreach=True), the multi-tensor implementation only, ignores weight_decay (the
+    default for-loop implementation used on the CPU is untouched)."""
+    _patch_sgd_kernels(lambda original, params, grads, bufs, *args, **kwargs: original(
+        params, grads, bufs, *args, **{**kwargs, "weight_decay": 0}), names=("_multi_tensor_sgd",))
+
+
+@fault("modules.optimizer-step-rule")
+def adam_weight_decay_decoupled():
+    """Adam(weight_decay=...) decays the weights directly, as AdamW does, instead of adding the
+    L2 term wd * p to the gradient before the moments."""
+    import importlib
+    adam = importlib.import_module("torch.optim.adam")
+    for name in ("_single_tensor_adam", "_multi_tensor_adam"):
+        original = getattr(adam, name)
+
+        def kernel(*args, _original=original, **kwargs):
+            return _original(*args, **{**kwargs, "decoupled_weight_decay": True})
+        setattr(adam, name, kernel)
+
+
+@fault("modules.optimizer-step-rule", "modules.checkpoint-with-optimizer-state")
+def adam_none_grad_step_counted():
+    """Adam counts a step for a parameter whose grad is None (one global step count), so its
+    bias correction runs ahead of the updates it really had."""
+    adam = torch.optim.Adam
+    original = adam._init_group
+
+    def _init_group(self, group, *args, **kwargs):
+        result = original(self, group, *args, **kwargs)
+        for p in group["params"]:
+            state = self.state[p] if p in self.state else {}
+            if p.grad is None and "step" in state:
+                state["step"] += 1
+        return result
+
+    adam._init_group = _init_group
+
+
+@fault("modules.zero-grad-each-step", "autograd.grad-accumulates")
+def optimizer_zero_grad_first_group_only():
+    """Optimizer.zero_grad clears the gradients of the first parameter group only; the other
+    groups keep accumulating."""
+    original = torch.optim.Optimizer.zero_grad
+
+    def zero_grad(self, set_to_none=True):
+        groups = self.param_groups
+        try:
+            self.param_groups = groups[:1]
+            return original(self, set_to_none)
+        finally:
+            self.param_groups = groups
+
+    torch.optim.Optimizer.zero_grad = zero_grad
+
+
+@fault("modules.resume-without-optimizer-lr-zero")
+def steplr_groups_share_first_lr():
+    """StepLR gives every parameter group the first group's learning rate at each step."""
+    scheduler = torch.optim.lr_scheduler.StepLR
+    original = scheduler.get_lr
+
+    def get_lr(self):
+        lrs = original(self)
+        return [lrs[0]] * len(lrs)
+
+    scheduler.get_lr = get_lr
+
+
+@fault("modules.checkpoint-with-optimizer-state")
+def steplr_load_state_dict_ignored():
+    """StepLR.load_state_dict does nothing: a resumed scheduler counts epochs from 0 again while
+    the optimizer holds the decayed lr (invisible with step_size=1)."""
+    torch.optim.lr_scheduler.StepLR.load_state_dict = lambda self, state_dict: None
+
+
+def _bn_forward_patch(before_and_after):
+    """Wrap _BatchNorm.forward: ``before_and_after(module, input)`` returns a callback run after it."""
+    batchnorm = nn.modules.batchnorm._BatchNorm
+    original = batchnorm.forward
+
+    def forward(self, input):
+        if not (self.training and self.track_running_stats):
+            return original(self, input)
+        after = before_and_after(self, input)
+        try:
+            return original(self, input)
+        finally:
+            after()
+
+    batchnorm.forward = forward
+
+
+@fault("modules.bn-running-stats-momentum")
+def bn_running_var_biased():
+    """BatchNorm folds the biased batch variance (divided by n, as used for normalising) into
+    running_var instead of the unbiased one (divided by n - 1)."""
+    def patch(self, input):
+        old = self.running_var.clone()
+        n = input.numel() / input.shape[1]
+
+        def after():
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+            with torch.no_grad():
+                new = self.running_var
+                new.copy_(old * (1 - factor) + (new - (1 - factor) * old) * (n - 1) / n)
+        return after
+
+    _bn_forward_patch(patch)
+
+
+@fault("modules.bn-running-stats-momentum")
+def bn_momentum_none_uses_default():
+    """BatchNorm(momentum=None) uses the default momentum 0.1 instead of a cumulative average
+    (factor 1 / num_batches_tracked)."""
+    def patch(self, input):
+        if self.momentum is not None:
+            return lambda: None
+        self.momentum = 0.1
+
+        def after():
+            self.momentum = None
+        return after
+
+    _bn_forward_patch(patch)
+
+
+@fault("modules.bn-running-stats-momentum")
+def bn_cumulative_average_off_by_one():
+    """BatchNorm(momentum=None) averages with factor 1 / (num_batches_tracked + 1), so the first
+    batch only half replaces the initial statistics (0 and 1)."""
+    def patch(self, input):
+        if self.momentum is not None:
+            return lambda: None
+        self.momentum = 1.0 / (float(self.num_batches_tracked) + 2)
+
+        def after():
+            self.momentum = None
+        return after
+
+    _bn_forward_patch(patch)
