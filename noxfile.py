@@ -4,7 +4,9 @@
     nox -s "claims(torch='2.0.1')"        # one release
     nox -s matrix                         # render reports/matrix.{md,html} from the committed reports
 
-The last patch of every minor release with Python 3.11 wheels, 1.13 to 2.15 (17 releases).
+The last patch of every minor release with Python 3.11 wheels, 1.13 to 2.15 (17 releases), and
+the first patch (X.Y.0) of every minor release where the history found a flip (2.0.0, 2.4.0,
+2.5.0; 2.6.0 and 2.10.0 are both), so that "since" names the first release that has the change.
 Resumable: a release whose report (reports/claims/torch-V.json) exists is skipped; set
 TORCHCLAIMS_MATRIX_FORCE=1 to measure it again. Each run appends one line (release, seconds,
 venv size in MB) to reports/claims/runs.tsv and prints it as a progress line.
@@ -31,14 +33,14 @@ nox.options.sessions = ["claims", "matrix"]
 nox.options.reuse_existing_virtualenvs = False
 
 TORCH = {  # torch -> matching torchvision, or None where there is none for Python 3.11
-    "1.13.1": None, "2.0.1": "0.15.2", "2.1.2": "0.16.2", "2.2.2": "0.17.2", "2.3.1": "0.18.1",
-    "2.4.1": "0.19.1", "2.5.1": "0.20.1", "2.6.0": "0.21.0", "2.7.1": "0.22.1", "2.8.0": "0.23.0",
+    "1.13.1": None, "2.0.0": "0.15.1", "2.0.1": "0.15.2", "2.1.2": "0.16.2", "2.2.2": "0.17.2", "2.3.1": "0.18.1",
+    "2.4.0": "0.19.0", "2.4.1": "0.19.1", "2.5.0": "0.20.0", "2.5.1": "0.20.1", "2.6.0": "0.21.0", "2.7.1": "0.22.1", "2.8.0": "0.23.0",
     "2.9.1": "0.24.1", "2.10.0": "0.25.0", "2.11.0": "0.26.0", "2.12.1": "0.27.1", "2.13.0": None,
     "2.14.1": "0.29.1", "2.15.0": None,
 }
 # Versions the machine's pip config serves locally; the others need its cap lifted.
 LOCAL = {"2.13.0", "2.14.1"}
-NUMPY_1 = {"1.13.1", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy 1.x
+NUMPY_1 = {"1.13.1", "2.0.0", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy 1.x
 REPORTS = pathlib.Path("reports/claims")
 DEFAULT_ARGS = '-n 2 -m "not slow and not distributed"'
 # The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared:

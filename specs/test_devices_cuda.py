@@ -348,7 +348,7 @@ def _scaler_after_an_overflow(device):
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_scale_survives_only_through_its_state_dict():
     """Material: save scaler.state_dict(), else resuming restarts the dynamic loss scale.
     True: a new GradScaler starts at 65536; load_state_dict restores the saved scale."""

@@ -14,7 +14,7 @@ META = torch.device("meta")
 # as one from torch 2.0: 1.13's torch.cat takes cpu + meta without a device check (the result
 # is meta) and the error only comes from autograd in backward, unlike cuda + cpu, which raises
 # at the cat on every release.
-META_IS_DEVICE_CHECKED = pytest.mark.needs_torch(
+META_IS_DEVICE_CHECKED = pytest.mark.measurable_on(
     ">=2.0", reason="before 2.0 torch.cat accepts cpu + meta tensors unchecked, so meta cannot stand in for a second device")
 
 

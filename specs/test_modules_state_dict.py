@@ -358,7 +358,7 @@ def test_weights_only_refuses_code_running_pickle(tmp_path):
 
 
 @pytest.mark.claim("modules.torch-load-checkpoint-dict")
-@pytest.mark.needs_torch(">=2.0", reason=FLOATS_UNDER_WEIGHTS_ONLY)
+@pytest.mark.measurable_on(">=2.0", reason=FLOATS_UNDER_WEIGHTS_ONLY)
 def test_checkpoint_dicts_load_under_weights_only(tmp_path):
     """Model, optimizer and scheduler state dicts plus numbers all pass weights_only."""
     model = Small()
@@ -378,7 +378,7 @@ def test_checkpoint_dicts_load_under_weights_only(tmp_path):
 
 
 @pytest.mark.claim("modules.torch-load-checkpoint-dict")
-@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_state_dict_loads_under_weights_only(tmp_path):
     """A GradScaler state dict inside a checkpoint passes weights_only too."""
     path = tmp_path / "ckpt.pth"
@@ -414,7 +414,7 @@ BATCHES = [(torch.randn(6, 4, generator=torch.Generator().manual_seed(i)),
 
 
 @pytest.mark.claim("modules.checkpoint-with-optimizer-state")
-@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
+@pytest.mark.measurable_on(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
 @pytest.mark.parametrize("optim_name", ["adam", "sgd-momentum"])
 def test_resume_from_checkpoint_equals_never_stopping(ref, tmp_path, optim_name):
     """Material: save epoch + model + optimizer state dicts, restore both to resume.
@@ -436,7 +436,7 @@ def test_resume_from_checkpoint_equals_never_stopping(ref, tmp_path, optim_name)
 
 
 @pytest.mark.claim("modules.checkpoint-with-optimizer-state")
-@pytest.mark.needs_torch(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
+@pytest.mark.measurable_on(">=2.0", reason="the reference loader uses weights_only=True: " + FLOATS_UNDER_WEIGHTS_ONLY)
 def test_reference_checkpoint_unwraps_dataparallel(ref, tmp_path):
     """save_checkpoint stores bare keys even for a DataParallel-wrapped model."""
     wrapped = nn.DataParallel(Small())
@@ -484,7 +484,7 @@ def test_resume_without_optimizer_state_lr_zero_as_written():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_scale_restarts_without_its_state():
     """Material: without scaler state the loss scale restarts from its initial value.
     True: 65536.0 for a new scaler; load_state_dict restores the saved one."""
@@ -497,7 +497,7 @@ def test_grad_scaler_scale_restarts_without_its_state():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_overflow_skips_step_and_halves_scale():
     """An overflowing scaled gradient skips optimizer.step() (weights kept) and halves the scale."""
     weight = nn.Parameter(torch.ones(2))
@@ -513,7 +513,7 @@ def test_grad_scaler_overflow_skips_step_and_halves_scale():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_reference_checkpoint_round_trips_scaler(ref, tmp_path):
     """save_checkpoint/load_checkpoint carry the GradScaler state."""
     model = Small()

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 # torch.amp.GradScaler (the device-generic one, usable on the CPU) appeared in torch 2.3; before,
 # only torch.cuda.amp.GradScaler existed, and without CUDA it disables itself.
-CPU_GRAD_SCALER = pytest.mark.needs_torch(">=2.3", reason="torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+CPU_GRAD_SCALER = pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 
 
 
@@ -94,8 +94,8 @@ def test_as_written_torch_cuda_amp_is_the_plain_entry_point():
 # --- autocast: per-op precision ----------------------------------------------------------
 
 @pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
-@pytest.mark.parametrize("low", [torch.bfloat16, pytest.param(torch.float16, marks=pytest.mark.needs_torch(
-    ">=2.2", reason="CPU autocast to float16 (pytorch#112484) appeared in 2.2; before, only bfloat16"))])
+@pytest.mark.parametrize("low", [torch.bfloat16, pytest.param(torch.float16, marks=pytest.mark.measurable_on(
+    ">=2.2", reason="CPU autocast to float16 (pytorch#112484) appeared in 2.2; before, only bfloat16 (CUDA autocast has float16)"))])
 def test_cpu_autocast_runs_linear_low_and_losses_in_float32(low):
     """Material: autocast picks FP16 or FP32 automatically.  True: per op — linear/matmul in the
     low dtype, cross_entropy and nll_loss in float32 (CPU autocast, bfloat16 or float16)."""
@@ -121,7 +121,7 @@ def test_cpu_autocast_defaults_to_bfloat16():
 
 
 @pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
-@pytest.mark.needs_torch(">=2.2", reason="before 2.2 CPU autocast raises for a dtype other than bfloat16 "
+@pytest.mark.measurable_on(">=2.2", reason="before 2.2 CPU autocast raises for a dtype other than bfloat16 "
                          "(pytorch#112484 widened it and made the rest a warning)")
 def test_cpu_autocast_disables_itself_for_float64():
     """Material: autocast chooses the precision.  True: CPU autocast disables itself (with a

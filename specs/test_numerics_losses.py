@@ -223,7 +223,7 @@ def test_eps_caps_the_loss_and_kills_the_gradient_in_float32():
 
 
 @pytest.mark.claim("numerics.eps-1e-8-fixes-log-softmax")
-@pytest.mark.needs_torch(">=2.2", reason="the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2")
+@pytest.mark.measurable_on(">=2.2", reason="the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2 (the CUDA one exists before)")
 def test_eps_1e8_rounds_away_in_float16():
     """Material: eps=1e-8 keeps the log finite.  True: in float16 1e-8 rounds to 0, so the loss
     is still inf; in bfloat16 and float32 the eps survives."""
@@ -239,7 +239,7 @@ def test_eps_1e8_rounds_away_in_float16():
 
 
 @pytest.mark.claim("numerics.eps-1e-8-fixes-log-softmax", as_written=True)
-@pytest.mark.needs_torch(">=2.2", reason="the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2")
+@pytest.mark.measurable_on(">=2.2", reason="the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2 (the CUDA one exists before)")
 def test_as_written_eps_makes_log_softmax_safe():
     """Material: with eps=1e-8 the hand-made log(softmax) is fixed.  True: not in float16."""
     x = torch.tensor([[0.0, 50.0]], dtype=torch.float16)

@@ -1,16 +1,19 @@
-"""The claim history renderer: verdicts per release, flips, since/until, bad reports refused."""
+"""The claim history renderer: verdicts per release and device, flips, since/until, the kinds of
+unmeasured cells, compare, and where the output goes; bad reports refused."""
 import copy
 import json
+import os
+import subprocess
 
 import pytest
 
-from torchclaims import matrix, outcomes
+from torchclaims import catalog, cli, matrix, outcomes
 from torchclaims.errors import UsageError
 
 
 def entry(material, expected="right", reason=""):
-    outcome = material if material in ("broken", "not-applicable", "skipped") else (
-        "reproduced" if material == expected else "changed")
+    outcome = material if material in ("broken", "not-applicable", "skipped") else "skipped" if (
+        material == "not-measurable") else ("reproduced" if material == expected else "changed")
     return {"topic": "tensors", "verdict": "confirmed", "source": ["000_9a03721c87560f23.txt §2"],
             "material": material, "expected": expected, "outcome": outcome, "reason": reason, "tests": []}
 
@@ -64,7 +67,7 @@ def test_a_flip_is_listed_with_the_release_where_it_happened(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
     data = matrix.build(loaded)
     assert data["flips"] == [{"claim": "modules.load", "topic": "tensors", "from": "right", "to": "wrong",
-                              "since": "2.6.0", "after": "2.5.1"}]
+                              "since": "2.6.0", "after": "2.5.1", "device": "cpu"}]
     row = next(r for r in data["rows"] if r["id"] == "modules.load")
     assert row["history"] == "holds up to 2.5.1, wrong since 2.6.0"
     text = matrix.render_markdown(loaded, data)
@@ -92,6 +95,48 @@ def test_not_applicable_cells_do_not_flip(reports):
     assert row["history"] == "holds on every release measured (3 of 5)"
 
 
+def test_a_not_measurable_cell_neither_opens_nor_closes_a_range(reports):
+    loaded = plant(reports, "numerics.scaler", ["right", "not-measurable", "not-measurable", "wrong", "wrong"])
+    data = matrix.build(loaded)
+    row = next(r for r in data["rows"] if r["id"] == "numerics.scaler")
+    assert row["history"] == "holds up to 1.13.1, wrong since ≤2.6.0", row["history"]
+    assert [f["since"] for f in data["flips"]] == ["2.6.0"], data["flips"]
+    assert [c["material"] for c in row["cells"]][1:3] == ["not-measurable"] * 2
+
+
+def test_unmeasured_cells_of_each_kind_have_their_own_mark_and_note(reports):
+    loaded = matrix.load_reports(reports)
+    kinds = {"not-applicable": "not applicable on torch 1.13.1: needs torch>=2.0 (torch.compile appeared in 2.0)",
+             "not-measurable": "needs CUDA: no GPU on this machine", "skipped": "no spec selected in this run"}
+    for r, (kind, reason) in zip(loaded, kinds.items()):
+        r["claims"]["compile.k"] = entry(kind, None, reason)
+    text = matrix.render_markdown(loaded, matrix.build(loaded))
+    row = next(line for line in text.splitlines() if line.startswith("| `compile.k`"))
+    assert "| n/a<sup>" in row and "| ⊘<sup>" in row and "| s<sup>" in row, row
+    assert "n/a not applicable: the API or behaviour" in text and "⊘ not measurable here" in text
+    assert "never measured (2 not in the report, 1 not applicable, 1 not measurable here, 1 skipped)" in row, row
+
+
+def test_several_patches_of_one_minor_are_columns_and_since_names_the_first(tmp_path):
+    """2.0.0 and 2.0.1 both measured: a change that landed in 2.0.0 reads "since 2.0.0"."""
+    paths = []
+    for version, value in (("1.13.1", "right"), ("2.0.0", "wrong"), ("2.0.1", "wrong"), ("2.1.2", "wrong")):
+        path = tmp_path / f"torch-{version}.json"
+        path.write_text(json.dumps(report(version, {"autograd.z": entry(value, value)})), encoding="utf-8")
+        paths.append(str(path))
+    data = matrix.build(matrix.load_reports(paths[::-1]))
+    assert data["versions"] == ["1.13.1", "2.0.0", "2.0.1", "2.1.2"]
+    assert data["rows"][0]["history"] == "holds up to 1.13.1, wrong since 2.0.0"
+    assert [(f["since"], f["after"]) for f in data["flips"]] == [("2.0.0", "1.13.1")]
+
+
+def test_two_reports_of_one_release_and_device_are_refused(reports, tmp_path):
+    twin = tmp_path / "again.json"
+    twin.write_text(open(reports[0], encoding="utf-8").read(), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"two reports for torch 2\.14\.1: .*torch-2\.14\.1\.json and .*again\.json"):
+        matrix.build(matrix.load_reports(reports + [str(twin)]))
+
+
 def test_the_summary_counts_flips_and_steady_claims(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
     text = matrix.render_markdown(loaded, matrix.build(loaded))
@@ -112,6 +157,13 @@ def test_the_html_carries_filters_and_the_rows_as_data(reports):
     for control in ("id='topic'", "id='verdict'", "id='changed'", "id='lang'"):
         assert control in page
     assert '"history": "holds up to 2.5.1, wrong since 2.6.0"' in page
+
+
+def test_the_html_filters_by_the_kind_of_unmeasured_cell(reports):
+    loaded = plant(reports, "numerics.scaler", ["not-measurable", "right", "right", "right", "right"])
+    page = matrix.render_html(loaded, matrix.build(loaded))
+    assert "id='state'" in page and "<option value='not-measurable'>not measurable here (⊘)</option>" in page
+    assert "row.cells.some(cell => cell.material === state)" in page
 
 
 def test_compare_flags_an_unexpected_change_and_exits_1(reports, tmp_path, capsys):
@@ -171,3 +223,227 @@ def test_a_report_is_rederived_from_its_spec_results_with_the_current_catalog():
         r = matrix.rederive(report(version, {cid: stale}), claims)
         e = r["claims"][cid]
         assert (e["material"], e["outcome"], e["verdict"]) == ("right", outcome, claims[cid].verdict), (version, e)
+
+
+# --- the device axis ------------------------------------------------------------------------
+
+COMMITTED = catalog.ROOT / "reports" / "claims"
+
+
+def cuda_fixture(tmp_path, source="torch-2.11.0.json", **fields):
+    """FIXTURE, not a measurement: a real committed CPU report whose device fields are changed to
+    those of a CUDA run (no GPU was available to produce a real one)."""
+    data = json.loads((COMMITTED / source).read_text(encoding="utf-8"))
+    data.update({"device": "NVIDIA H200", "cuda": "13.0", "accelerator": "cuda"}, **fields)
+    path = tmp_path / f"FIXTURE-cuda-{source}"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_a_cuda_report_is_its_own_column_after_the_cpu_columns(tmp_path):
+    paths = [str(COMMITTED / "torch-2.10.0.json"), cuda_fixture(tmp_path), str(COMMITTED / "torch-2.11.0.json")]
+    loaded = matrix.load_reports(paths)
+    data = matrix.build(loaded)
+    assert data["versions"] == ["2.10.0", "2.11.0", "2.11.0 cuda (H200)"], data["versions"]
+    assert data["devices"] == ["cpu", "cpu", "cuda"]
+    text = matrix.render_markdown(loaded, data)
+    assert "| accelerator | cpu | cpu | cuda |" in text and "| 2.10.0 | 2.11.0 | 2.11.0 cuda (H200) |" in text
+    assert "3 torch runs (2 on cpu, 1 on cuda;" in text
+
+
+def test_an_old_report_without_the_accelerator_field_reads_it_from_its_device(tmp_path):
+    path = cuda_fixture(tmp_path)
+    data = json.loads(open(path, encoding="utf-8").read())
+    del data["accelerator"]
+    assert matrix.accelerator(data) == "cuda" and matrix.column_name(data) == "2.11.0 cuda (H200)"
+    data["device"] = "cpu"
+    assert matrix.accelerator(data) == "cpu" and matrix.column_name(data) == "2.11.0"
+
+
+def test_a_cpu_and_a_cuda_cell_never_flip_and_each_device_has_its_history(tmp_path):
+    paths = [str(COMMITTED / "torch-2.10.0.json"), str(COMMITTED / "torch-2.11.0.json"), cuda_fixture(tmp_path)]
+    loaded = matrix.load_reports(paths)
+    cid = "tensors.view-shares-storage"
+    for r in loaded:   # planted: wrong on both CPU runs, right on the CUDA one
+        r["claims"][cid] = entry("right", "right") if matrix.accelerator(r) == "cuda" else entry("wrong", "right")
+    data = matrix.build(loaded)
+    assert not [f for f in data["flips"] if f["claim"] == cid], data["flips"]
+    row = next(r for r in data["rows"] if r["id"] == cid)
+    assert row["history"] == "cpu: wrong on every release; cuda: holds on every release", row["history"]
+    second = cuda_fixture(tmp_path, "torch-2.12.1.json")   # a later CUDA run that disagrees flips there
+    loaded = matrix.load_reports(paths + [second])
+    for r, value in zip(loaded, ["wrong", "wrong", "right", "wrong"]):
+        r["claims"][cid] = entry(value, "right")
+    flips = [f for f in matrix.build(loaded)["flips"] if f["claim"] == cid]
+    assert flips == [{"claim": cid, "topic": "tensors", "from": "right", "to": "wrong", "since": "2.12.1 cuda (H200)",
+                      "after": "2.11.0 cuda (H200)", "device": "cuda"}], flips
+
+
+def test_versions_ranges_are_checked_on_cuda_columns_by_their_release(tmp_path):
+    from torchclaims import catalog as cat
+    claims = cat.load()
+    loaded = [matrix.rederive(r, claims) for r in matrix.load_reports(
+        [str(COMMITTED / "torch-2.11.0.json"), cuda_fixture(tmp_path)])]
+    assert matrix.versions_disagreements(claims, loaded) == []
+    loaded[1]["claims"]["modules.whole-model-torch-load"]["material"] = "right"   # planted: <2.6 holds on 2.11
+    problems = matrix.versions_disagreements(claims, loaded)
+    assert problems == ["modules.whole-model-torch-load: versions '<2.6' says the material does not hold on "
+                        "2.11.0 cuda (H200), measured right"], problems
+
+
+# --- what a report's skips mean, decided again with today's rule -----------------------------
+
+def _skipped_entry(reason, result="skipped", test_id="specs/test_numerics_amp.py::test_x"):
+    e = entry("skipped", None, reason)
+    e["tests"] = [{"id": test_id, "as_written": False, "status": "skipped", "result": result, "reason": reason}]
+    return e
+
+
+@pytest.mark.parametrize("reason, result, material", [
+    ("needs CUDA: no GPU on this machine", "skipped", "not-measurable"),
+    ("could not import 'torchvision': No module named 'torchvision'", "skipped", "not-measurable"),
+    ("not measurable here on torch 2.0.1: the spec needs torch>=2.3 (x)", "not-applicable", "not-measurable"),
+    ("not applicable on torch 1.13.1: needs torch>=2.0 (torch.compile appeared in 2.0)", "not-applicable",
+     "not-applicable"),
+    ("slow spec: skipped by the quick run (use --full or -m slow)", "skipped", "skipped"),
+])
+def test_a_reports_skips_are_read_again_by_their_reason(reason, result, material):
+    claims = catalog.load()
+    cid = "numerics.gradscaler-update-adjusts-scale"
+    r = matrix.rederive(report("2.0.1", {cid: _skipped_entry(reason, result)}), claims, links={})
+    assert r["claims"][cid]["material"] == material, r["claims"][cid]
+
+
+def _head():
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=catalog.ROOT, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_a_claim_whose_spec_is_newer_than_the_report_is_not_measurable_there():
+    """Today's links name a spec the report's commit did not have: the cell says so, never n/a."""
+    claims = catalog.load()
+    cid = "numerics.gradscaler-update-adjusts-scale"
+    new_spec = "specs/test_numerics_amp.py::test_a_spec_written_after_this_report"
+    old = report("2.0.1", {cid: _skipped_entry("needs CUDA: no GPU on this machine")})
+    old["commit"] = _head() + "+dirty"
+    links = {cid: [("specs/test_numerics_amp.py::test_x", False), (new_spec, False)]}
+    e = matrix.rederive(old, claims, links=links)["claims"][cid]
+    assert (e["material"], e["outcome"]) == ("not-measurable", "skipped"), e
+    assert e["reason"] == f"{matrix.NEWER} ({new_spec})", e["reason"]
+
+
+def test_a_spec_that_existed_but_was_not_selected_is_not_called_newer():
+    existing = next(name for name, _ in matrix.current_links()["tensors.view-needs-contiguous"])
+    assert matrix.newer_specs(_head(), [], [(existing, False)]) == []
+    assert matrix.newer_specs(None, [], [("specs/test_x.py::test_new", False)]) == [], "unknown commit: no claim"
+    assert matrix.newer_specs("0" * 40, [], [("specs/test_x.py::test_new", False)]) == [], "a commit git lacks"
+
+
+# --- compare: verdict changes apart from claims measured in one run only ----------------------
+
+def _write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_compare_lists_a_claim_skipped_in_one_run_apart_and_it_does_not_decide_the_exit(reports, tmp_path, capsys):
+    old = json.loads(open(reports[0], encoding="utf-8").read())   # 2.14.1: tensors.steady right
+    new = copy.deepcopy(old)
+    new["claims"]["tensors.steady"] = entry("skipped", "right", "compile spec: skipped by the quick run")
+    new["claims"]["numerics.gpu"] = entry("not-measurable", None, "needs torchvision (pip install torchvision)")
+    assert matrix.main(["--compare", reports[0], _write(tmp_path, "new.json", new)]) == 0
+    out = capsys.readouterr().out
+    assert "Verdict changes from torch 2.14.1 to 2.14.1: 0" in out, out
+    assert "Measured in one run only (not verdict changes): 1" in out, out
+    assert ("  tensors.steady: right on 2.14.1, skipped on 2.14.1 (compile spec: skipped by the quick run)"
+            in out.splitlines()), out
+    assert "numerics.gpu" not in out, "a claim measured in neither run is no difference"
+
+
+def test_compare_with_a_real_change_and_a_skip_exits_1_for_the_change_only(reports, tmp_path, capsys):
+    old = json.loads(open(reports[-1], encoding="utf-8").read())
+    old["claims"]["modules.other"] = entry("right")
+    new = json.loads(open(reports[0], encoding="utf-8").read())
+    new["claims"]["tensors.steady"] = entry("wrong", "right", "truth spec t failed")
+    new["claims"]["modules.other"] = entry("not-measurable", None, "needs CUDA: no GPU on this machine")
+    assert matrix.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "UNEXPECTED  tensors.steady: right on 1.13.1 -> wrong on 2.14.1: truth spec t failed" in lines, lines
+    assert ("  modules.other: right on 1.13.1, not measurable here on 2.14.1 (needs CUDA: no GPU on this machine)"
+            in lines), lines
+    assert lines[-1].startswith("1 verdict change, 1 unexpected; 1 claim measured in one run only"), lines[-1]
+
+
+def test_compare_warns_when_the_two_runs_were_not_made_alike(reports, tmp_path, capsys):
+    old = json.loads(open(reports[0], encoding="utf-8").read())
+    old["argv"] = ["specs/", "-m", "not slow and not distributed"]
+    new = copy.deepcopy(old)
+    new["argv"], new["torchvision"] = ["specs/"], None
+    old["torchvision"] = "0.29.1"
+    matrix.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("note: the two runs differ (specs run: quick + -m 'not slow and not distributed' / "
+                            "quick run; torchvision: 0.29.1 / none)"), first
+
+
+# --- where the matrix is written --------------------------------------------------------------
+
+def _cli(*args):
+    return cli.main(["matrix", *args])
+
+
+def test_without_o_the_matrix_goes_to_stdout_and_nothing_is_written(reports, tmp_path, monkeypatch, capsys):
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    assert _cli(*reports) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("# The claim history"), captured.out[:80]
+    assert "nothing written" in captured.err
+    assert list(cwd.iterdir()) == [], "no reports/ folder created in the current folder"
+
+
+def test_o_writes_path_md_and_path_html_and_refuses_to_overwrite_without_force(reports, tmp_path, capsys):
+    stem = tmp_path / "history"
+    assert _cli(*reports, "-o", str(stem)) == 0
+    md, page = stem.with_suffix(".md"), stem.with_suffix(".html")
+    assert md.read_text(encoding="utf-8").startswith("# The claim history") and page.exists()
+    md.write_text("committed page", encoding="utf-8")
+    capsys.readouterr()
+    assert _cli(*reports, "-o", str(stem)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exist: pass --force to replace them" in err, err
+    assert md.read_text(encoding="utf-8") == "committed page", "refused, so the file is as it was"
+    assert _cli(*reports, "-o", str(stem), "--force") == 0
+    assert md.read_text(encoding="utf-8").startswith("# The claim history")
+
+
+def test_o_naming_an_existing_folder_writes_matrix_files_inside_it(reports, tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    assert _cli(*reports, "-o", str(folder)) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["matrix.html", "matrix.md"]
+    assert not (tmp_path / "out.md").exists(), "nothing written next to the folder"
+
+
+def test_o_with_a_suffix_or_a_missing_folder(reports, tmp_path, capsys):
+    assert _cli(*reports, "-o", str(tmp_path / "m.md")) == 0
+    assert (tmp_path / "m.md").exists() and (tmp_path / "m.html").exists()
+    assert _cli(*reports, "-o", str(tmp_path / "no" / "such" / "m")) == 2
+    assert "no folder" in capsys.readouterr().err and not (tmp_path / "no").exists()
+
+
+def test_a_write_that_fails_halfway_leaves_the_old_file_and_no_temporary(reports, tmp_path, monkeypatch):
+    stem = tmp_path / "history"
+    for suffix in (".md", ".html"):
+        stem.with_suffix(suffix).write_text("old", encoding="utf-8")
+
+    def crash(src, dst):
+        raise OSError("disk full (planted)")
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="planted"):
+        matrix.main([*reports, "-o", str(stem), "--force"])
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("history", ".history"))) == [
+        "history.html", "history.md"], "the temporary file is removed"
+    assert stem.with_suffix(".md").read_text(encoding="utf-8") == "old"

@@ -105,7 +105,12 @@ class Unanchored:
 
 
 def make_anchor(claim: str, document: str, section: str, text: str, start: int, end: int) -> Anchor:
-    """The anchor of ``text[start:end]``."""
+    """The anchor of ``text[start:end]``, without the whitespace at either end."""
+    end = min(end, len(text))
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
     norm, _ = normalise(text[start:end])
     return Anchor(claim, document, section, start, end, len(norm), digest(norm), tuple(winnow(norm)))
 
@@ -278,6 +283,7 @@ def _spans(text: str, start: int, end: int, longest: int = 260) -> list[tuple[in
                 cut = s + c.end()
         if cut < e:
             out.append((cut, e))
+    out = [(s + len(text[s:e]) - len(text[s:e].lstrip()), e - len(text[s:e]) + len(text[s:e].rstrip())) for s, e in out]
     return [(s, e) for s, e in out if len(normalise(text[s:e])[0]) >= MIN_LENGTH]
 
 

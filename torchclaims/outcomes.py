@@ -9,8 +9,13 @@ Each linked spec, in one run, ends in one of these **results**:
 - ``broken``: it failed for another reason: an as-written spec raising something it does not
   declare, a truth spec raising NameError/AttributeError/ImportError/SyntaxError (the spec's
   own code, not torch's answer), an error in a fixture's setup or teardown;
-- ``skipped`` (with the reason) or ``not-applicable`` (the API it needs does not exist on this
-  torch: ``needs_torch`` marker or ``require_torch``).
+- ``not-applicable``: the API or behaviour it is about does not exist on this torch
+  (``needs_torch`` marker or ``require_torch``; the reason says what is missing);
+- ``not-measurable``: the API exists here, but this runner cannot measure it with this spec
+  (``measurable_on`` marker or ``require_measurable``: torch.compile refusing Python 3.11 on 2.0,
+  a CPU stand-in that works only from a later release; a skip whose reason starts with "needs ":
+  no GPU, an optional package missing);
+- ``skipped`` (with the reason): not selected by this run (the quick run, ``-m``), not checkable.
 
 From the results of a claim's specs, **the material's verdict on this torch** (``material``):
 
@@ -24,8 +29,9 @@ every as-written failed, truths held  ``wrong`` (``partly`` when the entry's ver
 as-written held, some others failed   ``partly``
 as-written and truths all held        ``contradiction`` (both cannot be true)
 as-written and a truth all failed     ``contradiction``
-none ran                              ``not-applicable`` if a spec needs another torch, else
-                                      ``skipped`` (no GPU, no torchvision, quick run, ...)
+none ran                              ``skipped`` if a spec was left out by this run's selection,
+                                      else ``not-measurable`` if one cannot be measured here,
+                                      else ``not-applicable`` (every spec needs another torch)
 ====================================  ==========================================================
 
 The catalog's **expectation** on this torch (``expected``): confirmed -> right; refuted ->
@@ -33,7 +39,8 @@ wrong; partly -> partly; version-dependent -> right inside its ``versions`` rang
 outside; a refuted or partly entry with a ``versions`` range is right inside it too.
 
 The claim's **outcome** compares the two: ``reproduced`` (material == expected), ``changed``
-(they differ, or a contradiction), ``broken``, ``not-applicable``, ``skipped``, ``pending``.
+(they differ, or a contradiction), ``broken``, ``not-applicable``, ``skipped`` (also for a
+claim not measurable here: it did not run; its ``material`` and reason say why), ``pending``.
 """
 from __future__ import annotations
 
@@ -45,17 +52,33 @@ import subprocess
 
 from .catalog import ROOT, Claim
 from .links import Link, file_links
-from .versions import in_range, is_not_applicable
+from .optional import NEEDS
+from .versions import in_range, is_not_applicable, is_not_measurable
 
-SCHEMA_VERSION = 2
+# 3: a spec result and the material's verdict can be "not-measurable" (2 knew only not-applicable)
+SCHEMA_VERSION = 3
+READABLE_SCHEMAS = (2, 3)   # the committed history holds reports of both
 OUTCOMES = ("reproduced", "changed", "broken", "not-applicable", "skipped", "pending")
-MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "skipped")
-RESULTS = ("held", "failed", "broken", "skipped", "not-applicable")
+MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "not-measurable", "skipped")
+RESULTS = ("held", "failed", "broken", "skipped", "not-applicable", "not-measurable")
 RESULT_KEY = "torchclaims-result"
 LINKS_KEY = "torchclaims"
 
 # A truth spec raising one of these failed in its own code, not in torch's answer.
 SPEC_BUGS = (NameError, AttributeError, ImportError, SyntaxError)
+# Skip reasons of a runner that lacks something the spec needs: optional.need's and the gpu
+# marker's "needs ...", and pytest.importorskip's, which reports written before optional.need carry.
+LACKS = (NEEDS, "could not import ")
+
+
+def skip_kind(reason: str) -> str:
+    """What a skip's reason means: ``not-applicable`` (the API does not exist on this torch),
+    ``not-measurable`` (it exists, this runner cannot measure it) or ``skipped`` (not selected)."""
+    if is_not_applicable(reason):
+        return "not-applicable"
+    if is_not_measurable(reason) or reason.startswith(LACKS):
+        return "not-measurable"
+    return "skipped"
 
 
 def spec_result(links: list[Link], excinfo) -> tuple[str, str]:
@@ -66,7 +89,7 @@ def spec_result(links: list[Link], excinfo) -> tuple[str, str]:
     exc = excinfo.value
     if isinstance(exc, pytest.skip.Exception):
         reason = str(exc.msg if hasattr(exc, "msg") else exc)
-        return ("not-applicable" if is_not_applicable(reason) else "skipped"), reason
+        return skip_kind(reason), reason
     first_line = (str(exc).strip().splitlines() or [""])[0][:200]
     detail = f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
     as_written = [link for link in links if link.as_written]
@@ -121,7 +144,7 @@ class Results:
             return
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         reason = reason.removeprefix("Skipped: ")
-        result = "not-applicable" if is_not_applicable(reason) else "skipped"
+        result = skip_kind(reason)
         for cid, found in file_links(rootdir / report.nodeid, report.nodeid).items():
             self.skipped_files.setdefault(cid, []).extend(
                 TestResult(name, as_written, "skipped", result, reason) for name, as_written in found)
@@ -138,7 +161,7 @@ class Results:
         if status == "error":
             result, reason = "broken", f"error in {report.when}: {_first_line(report)}"
         elif status == "skipped":
-            result = "not-applicable" if is_not_applicable(reason) else "skipped"
+            result = skip_kind(reason)
         elif ours:
             result, detail = ours
             reason = detail or reason
@@ -207,8 +230,11 @@ def material(claim: Claim, tests: list[TestResult]) -> tuple[str, str]:
             return "skipped", "not checkable (the catalog's truth says why: python -m torchclaims show ID)"
         if not tests:
             return "skipped", "no spec selected in this run"
-        na = [t for t in tests if t.result == "not-applicable"]
-        return ("not-applicable", na[0].reason) if na else ("skipped", tests[0].reason)
+        for kind in ("skipped", "not-measurable", "not-applicable"):  # n/a only when every spec says so
+            first = next((t for t in tests if t.result == kind), None)
+            if first is not None:
+                return kind, first.reason
+        return "skipped", tests[0].reason
     truths = [t for t in ran if not t.as_written]
     written = [t for t in ran if t.as_written]
     truth_held = all(t.result == "held" for t in truths) if truths else None
@@ -253,6 +279,8 @@ def classify(claim: Claim, tests: list[TestResult], torch_version: str) -> Claim
     want = expected(claim, torch_version)
     if said in ("broken", "not-applicable", "skipped"):
         outcome = said
+    elif said == "not-measurable":
+        outcome = "skipped"
     elif said == "contradiction" or (want is not None and said != want):
         outcome = "changed"
         if said != "contradiction":
@@ -364,7 +392,7 @@ REPORT_SCHEMA = {
     "type": "object",
     "required": ["schema_version", "torch", "python", "platform", "cuda", "device", "claims"],
     "properties": {
-        "schema_version": {"const": SCHEMA_VERSION},
+        "schema_version": {"enum": list(READABLE_SCHEMAS)},
         "torch": {"type": "string"},
         "torchvision": {"type": ["string", "null"]},
         "python": {"type": "string"},

@@ -1,0 +1,180 @@
+"""``python -m torchclaims read``: the document with each claim marked where it is made.
+
+Pages built from the documents contain the material's text: they are written to tmp_path
+and never committed. The documents come from ../shared/seeds/ (skip with that reason elsewhere).
+"""
+import json
+import re
+
+import pytest
+
+from torchclaims import anchors, catalog, cli, reader
+
+SEEDS = anchors.seeds_dir()
+DOC3 = SEEDS / "003_cc3cb04f54b5f923.txt"
+needs_seeds = pytest.mark.skipif(not DOC3.is_file(), reason=f"needs the documents in {SEEDS} (../shared/seeds/)")
+HISTORY = catalog.ROOT / "reports" / "claims"
+
+
+def _payload(page: str) -> dict:
+    blob = re.search(r"<script type='application/json' id='data'>(.*?)</script>", page, re.S)[1]
+    return json.loads(blob.replace("<\\/", "</"))
+
+
+def _marked(page: str) -> set[str]:
+    return {cid for group in re.findall(r"data-claims='([^']*)'", page) for cid in group.split()}
+
+
+@needs_seeds
+def test_read_writes_one_offline_page_with_every_anchored_claim_marked(tmp_path, capsys):
+    """Material: 003 and its anchors.  True: the page marks every claim anchored in 003, has no
+    network reference, and the summary line counts them."""
+    assert cli.main(["read", str(DOC3), "-o", str(tmp_path)]) == 0
+    page = (tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8")
+    own = {a.claim for a in anchors.load().by_document(DOC3.name)}
+    assert _marked(page) == own, f"marked {len(_marked(page))} claims, anchored {len(own)}"
+    assert not re.search(r"(src|href)=['\"]?https?:", page), "the page must not load anything from the network"
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(own)} claims placed, 0 not placed; wrote "), out
+    data = _payload(page)
+    claim = catalog.load()["tensors.view-needs-contiguous"]
+    entry = data["claims"][claim.id]
+    assert (entry["truth_en"], entry["truth_zh"]) == (claim.truth, claim.truth_zh)
+    assert entry["command"] == f"pytest specs/ --claim {claim.id}"
+    assert "§2.1" in entry["source_en"]
+
+
+@needs_seeds
+def test_the_colour_follows_the_chosen_release_of_the_history(tmp_path):
+    """Material: a claim that holds on old releases only.  True: with --history and --torch the
+    span takes the verdict measured on that release, and the panel carries its history."""
+    flips = [(row["id"], row) for row in _history_rows() if row["flips"]]
+    doc_claims = {a.claim for a in anchors.load().anchors}
+    cid, row = next((cid, row) for cid, row in flips if cid in doc_claims)
+    document = next(a.document for a in anchors.load().anchors if a.claim == cid)
+    versions = _history_versions()
+    flip = next(i for i, c in enumerate(row["cells"]) if c["flip"])
+    before = max(i for i in range(flip) if row["cells"][i]["material"] in ("right", "wrong", "partly"))
+    for version, material in ((versions[i], row["cells"][i]["material"]) for i in (before, flip)):
+        if True:
+            out = tmp_path / version
+            assert cli.main(["read", str(SEEDS / document), "-o", str(out), "--torch", version]) == 0
+            data = _payload((out / (document[:-4] + ".html")).read_text(encoding="utf-8"))
+            assert data["torch"] == version and data["claims"][cid]["kind"] == material, (
+                f"{cid} on {version}: {data['claims'][cid]['kind']}, measured {material}")
+            assert data["claims"][cid]["history"] == row["history"]
+
+
+def _history_rows():
+    from torchclaims import matrix
+    claims = catalog.load()
+    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(sorted(str(p) for p in HISTORY.glob("*.json")))]
+    return matrix.build(reports)["rows"]
+
+
+def _history_versions():
+    from torchclaims import matrix
+    return matrix.build(matrix.load_reports(sorted(str(p) for p in HISTORY.glob("*.json"))))["versions"]
+
+
+@needs_seeds
+def test_a_report_gives_the_verdicts_of_its_one_release(tmp_path):
+    """Material: one claims report.  True: --report colours each span by that report's measured
+    verdict (here 2.14.1's), and the page has no release history."""
+    report = HISTORY / "torch-2.14.1.json"
+    assert cli.main(["read", str(DOC3), "-o", str(tmp_path), "--report", str(report)]) == 0
+    data = _payload((tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8"))
+    measured = json.loads(report.read_text(encoding="utf-8"))["claims"]
+    assert data["versions"] == ["2.14.1"]
+    for cid, entry in data["claims"].items():
+        expected = measured[cid]["material"] if measured[cid]["material"] in ("right", "wrong", "partly") else "other"
+        assert entry["kind"] == expected, f"{cid}: {entry['kind']} on the page, {expected} in the report"
+    assert any(e["kind"] == "wrong" for e in data["claims"].values())
+
+
+@needs_seeds
+def test_an_edited_copy_marks_what_it_can_and_lists_the_rest_by_claim(tmp_path, capsys):
+    """Material: a learner's copy, reformatted and without section 3.2.  True: the claims of
+    the untouched sections are marked, each claim of the removed one is listed on its line, and
+    none of them is highlighted anywhere."""
+    text = DOC3.read_text(encoding="utf-8")
+    start, end = anchors.section_range(text, "3.2")
+    copy = tmp_path / "my-copy.txt"
+    copy.write_text(re.sub("。", "。\n", text[:start] + text[end:]), encoding="utf-8")
+    assert cli.main(["read", str(copy), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    own = anchors.load().by_document(DOC3.name)
+    gone = {a.claim for a in own if start <= a.start and a.end <= end}
+    listed = set(re.findall(r"^  (\S+): not placed in this copy \(", out, re.M))
+    assert listed == gone, out
+    page = (tmp_path / "out" / "my-copy.html").read_text(encoding="utf-8")
+    assert _marked(page) == {a.claim for a in own} - gone
+    assert all(f"{cid}: not placed in this copy" in page for cid in gone)
+
+
+@needs_seeds
+def test_the_text_mode_puts_the_verdicts_in_the_margin(capsys):
+    """Material: a reader without a browser.  True: --text prints the document's lines with a
+    margin: ✗ on the lines of a wrong statement, with the claim's truth under it."""
+    assert cli.main(["read", str(DOC3), "--text", "--width", "90", "--report",
+                     str(HISTORY / "torch-2.14.1.json")]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    wrong = json.loads((HISTORY / "torch-2.14.1.json").read_text(encoding="utf-8"))["claims"]
+    cid = next(a.claim for a in anchors.load().by_document(DOC3.name) if wrong[a.claim]["material"] == "wrong")
+    n = next(i for i, l in enumerate(lines) if f"✗ {cid}: wrong" in l)
+    margin = next(l for l in reversed(lines[:n]) if not l.startswith(" "))
+    assert margin.startswith("✗"), f"the line where {cid} is made has margin {margin[:8]!r}, expected ✗"
+    claim = catalog.load()[cid]
+    assert claim.truth.split()[0] in lines[n + 1], lines[n + 1]
+    wide = [l for l in lines if reader.width_of(l) > 90 and "pytest specs/" not in l]
+    assert not wide, f"{len(wide)} lines wider than --width 90 (only a command may be), first {wide[:1]}"
+
+
+def test_a_short_document_of_our_own_is_marked_and_an_unknown_one_is_said(tmp_path):
+    """Material: none (a page the test writes).  True: spans placed by make_anchor are marked by
+    claim; a text that matches no anchor yields an empty page and says so."""
+    text = "张量的 view 要求内存连续。第二句与任何论断无关。"
+    claims = catalog.load()
+    a = anchors.make_anchor("tensors.view-needs-contiguous", "mine.txt", "1", text, 0, 15)
+    placed = anchors.place(text, [a])
+    page = reader.render_html(text, "mine", placed, claims, {"torch": None, "versions": [], "claims": {}})
+    assert _marked(page) == {"tensors.view-needs-contiguous"}
+    assert "<mark class='v-other'" in page
+    none = anchors.place("另一段话。", [a])
+    assert not none.placed and none.missing[0][1] == "its text is not in this copy"
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["read", "no/such/file.txt"], "no such document"),
+    (["read", "."], "is a folder"),
+    (["read", "BINARY", "-o", "OUT"], "not a UTF-8 text file"),
+    (["read", "DOC", "-o", "AFILE"], "is a file"),
+    (["read", "DOC", "--history", "no/such/dir"], "no such folder"),
+    (["read", "DOC", "--torch", "0.1"], "not among the reports' releases"),
+    (["read", "DOC", "--report", "no.json"], "no such report file"),
+    (["read", "DOC", "-o", "OUT", "--report", "R", "--history", "H"], "not allowed with"),
+    (["read", "DOC", "-o", "TAKEN"], "was not written by this command"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, fragment, tmp_path, capsys):
+    """Material: none (tooling).  True: every mistake is one line on stderr, exit status 2, and
+    a file the command did not write is never overwritten."""
+    (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "doc.txt").write_text("一段文字。", encoding="utf-8")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "doc.html").write_text("<html>someone's page</html>", encoding="utf-8")
+    names = {"BINARY": tmp_path / "bin.txt", "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
+             "OUT": tmp_path / "out", "TAKEN": tmp_path / "taken", "R": tmp_path / "r.json", "H": tmp_path}
+    argv = [str(names.get(a, a)) for a in argv]
+    assert cli.main(argv) == 2, argv
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1, err
+    assert (tmp_path / "taken" / "doc.html").read_text(encoding="utf-8") == "<html>someone's page</html>"
+
+
+def test_the_default_output_folder_is_ignored_by_git():
+    """Material: none (tooling).  True: without -o the page goes under build/, which .gitignore
+    excludes, so the default never writes over a committed file."""
+    ignored = (catalog.ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert reader.DEFAULT_OUT.parts[0] == "build" and "/build/" in ignored

@@ -1,0 +1,439 @@
+"""``python -m torchclaims read DOCUMENT``: the document itself, each claim marked where it is made.
+
+The reader brings their own copy of a document (the project never ships its text). Each claim
+anchored in it (``claims/anchors/``) is placed by its fingerprint and highlighted by what the
+specs measured about it on one torch release: from a claims report (``--report``), or from the
+claim history (``--history``, default ``reports/claims/``), which also gives each claim's
+release history ("holds up to 2.5.1, wrong since 2.6.0"). A span whose fingerprint is not in
+the copy is never highlighted: it is listed, one line per claim, instead.
+
+The page is one static HTML file, offline (inline CSS and JS, no network): a legend, filters by
+verdict and topic, "next wrong statement", an English/Chinese switch for everything the project
+wrote (the document stays as it is), and a panel per claim with what the material says, what is
+true, the source section, the history and the command that runs its specs. ``--text`` prints the
+document for a terminal instead, with the verdicts in the margin.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import pathlib
+import shutil
+import sys
+import textwrap
+import unicodedata
+
+from . import anchors, catalog, matrix
+from .errors import Parser, UsageError
+
+GENERATOR = "torchclaims read"
+DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
+DEFAULT_HISTORY = catalog.ROOT / "reports" / "claims"
+SEVERITY = ("wrong", "partly", "right", "other")   # a span several claims share shows the first
+MARGIN = {"wrong": "✗", "partly": "◐", "right": "✓", "other": "·"}
+MEASURED = ("right", "wrong", "partly")
+
+UI = {
+    "en": {"title": "The material, fact-checked", "legend": "Legend", "wrong": "wrong", "partly": "partly right",
+           "right": "right", "other": "not measured here", "topic": "topic", "all": "all", "verdict": "show",
+           "next": "next wrong statement", "lang": "language", "says": "The material says",
+           "truth": "What is true", "source": "Source", "history": "History across torch releases",
+           "run": "Run its specs", "close": "close", "catalog": "catalog verdict", "on": "on torch",
+           "missing": "Claims that could not be placed in this copy", "none_missing": "every anchored claim was placed",
+           "placed": "{n} claims marked in the text", "no_wrong": "no wrong statement shown",
+           "measured_on": "measured on torch {torch}", "no_measure": "no claims report: catalog verdicts"},
+    "zh": {"title": "资料原文与事实核查", "legend": "图例", "wrong": "错误", "partly": "部分正确",
+           "right": "正确", "other": "此处未测", "topic": "主题", "all": "全部", "verdict": "显示",
+           "next": "下一处错误说法", "lang": "语言", "says": "资料的说法",
+           "truth": "实际情况", "source": "出处", "history": "各 torch 版本上的结论",
+           "run": "运行它的规格测试", "close": "关闭", "catalog": "目录中的结论", "on": "torch 版本",
+           "missing": "在此副本中无法定位的论断", "none_missing": "所有已锚定的论断都已定位",
+           "placed": "文中标出 {n} 条论断", "no_wrong": "没有显示中的错误说法",
+           "measured_on": "在 torch {torch} 上测得", "no_measure": "没有测试报告：使用目录中的结论"},
+}
+HISTORY_ZH = (("partly right", "部分正确"), ("holds", "成立"), ("wrong", "错误"), ("up to", "直到"),
+              ("since", "自"), ("from", "从"), (" to ", " 到 "), ("on every release measured", "在所有测过的版本上"),
+              ("on every release", "在所有版本上"), ("never measured", "从未测过"), ("of", "/"))
+
+
+# ---------------------------------------------------------------- what the specs measured
+
+def verdicts(report: str | None, history: str | None, torch: str | None, claims: dict) -> dict:
+    """Per claim: the measured verdict on the chosen release, its history and its cells; plus
+    which release was chosen. Computed by matrix.build()/history(), never here."""
+    if report:
+        paths = [report]
+    else:
+        folder = pathlib.Path(history) if history else DEFAULT_HISTORY
+        if history and not folder.is_dir():
+            raise UsageError(f"{history}: no such folder of claims reports")
+        paths = sorted(str(p) for p in folder.glob("*.json")) if folder.is_dir() else []
+        if history and not paths:
+            raise UsageError(f"{history}: no claims report (*.json) in it")
+    if not paths:
+        return {"torch": None, "versions": [], "claims": {}}
+    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
+    data = matrix.build(reports)
+    versions = data["versions"]
+    column = len(versions) - 1
+    if torch:
+        matches = [i for i, v in enumerate(versions) if v == torch or v.startswith(torch)]
+        if not matches:
+            raise UsageError(f"--torch {torch}: not among the reports' releases ({', '.join(versions)})")
+        column = matches[-1]
+    out = {}
+    for row in data["rows"]:
+        cells = [c["material"] for c in row["cells"]]
+        out[row["id"]] = {"material": cells[column], "history": row["history"] if len(versions) > 1 else "",
+                          "cells": cells, "reason": row["cells"][column]["reason"]}
+    return {"torch": versions[column], "versions": versions, "claims": out}
+
+
+def kind(measured: dict, cid: str) -> str:
+    material = measured["claims"].get(cid, {}).get("material")
+    return material if material in MEASURED else "other"
+
+
+# ---------------------------------------------------------------- placing the claims in the copy
+
+def read_document(path: str) -> str:
+    target = pathlib.Path(path)
+    if target.is_dir():
+        raise UsageError(f"{path}: is a folder; give a document file (one of ../shared/seeds/*.txt, or your copy)")
+    try:
+        return target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such document") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a UTF-8 text file") from None
+
+
+def place(text: str, name: str, found: anchors.AnchorSet) -> tuple[anchors.Placed, list[str]]:
+    """The claims placed in this copy and the documents it was matched with. A file named like a
+    seed is read as that document; any other copy is tried against every document's anchors."""
+    documents = sorted({a.document for a in found.anchors})
+    if name in documents:
+        documents = [name]
+    wanted = [a for a in found.anchors if a.document in documents]
+    placed = anchors.place(text, wanted)
+    hit = sorted({p.anchor.document for p in placed.placed})
+    if len(documents) > 1:  # a renamed copy: report only the documents it turned out to be
+        documents = hit
+        placed.missing = [(a, why) for a, why in placed.missing if a.document in hit]
+    return placed, documents
+
+
+def segments(length: int, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, list[str]]]:
+    """The text cut at every span boundary: (start, end, ids of the claims covering it)."""
+    cuts = sorted({0, length, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        ids = list(dict.fromkeys(cid for s, e, cid in spans if s <= a and b <= e))
+        out.append((a, b, ids))
+    return out
+
+
+def _spans(placed: anchors.Placed) -> list[tuple[int, int, str]]:
+    return [(s, e, p.anchor.claim) for p in placed.placed for s, e in p.spans]
+
+
+def _worst(ids: list[str], measured: dict) -> str:
+    kinds = {kind(measured, cid) for cid in ids}
+    return next(k for k in SEVERITY if k in kinds)
+
+
+# ---------------------------------------------------------------- the HTML page
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:0;color:#222}
+header{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.5em 1em;z-index:2}
+header h1{font-size:17px;margin:.2em 0}header .bar{display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center;font-size:13px}
+.sw{display:inline-block;width:1em;height:1em;vertical-align:middle;border-radius:2px;margin-right:.2em}
+main{display:flex;gap:1em;padding:0 1em}
+#doc{flex:1;max-width:52em;font-size:16px;line-height:1.9;white-space:pre-wrap;word-break:break-word;padding:1em 0}
+#doc .sec{display:block;height:.9em}
+mark{cursor:pointer;border-radius:3px;padding:1px 0;color:inherit}
+mark.v-wrong{background:#f6c4c4;border-bottom:2px solid #c22}mark.v-partly{background:#fbe3b5;border-bottom:2px solid #d88a00}
+mark.v-right{background:#d4eed4;border-bottom:2px solid #393}mark.v-other{background:#e6e6ee;border-bottom:2px dotted #669}
+mark.off{background:none;border:none;cursor:text}mark.current{outline:3px solid #36c}
+.sw.wrong{background:#f6c4c4}.sw.partly{background:#fbe3b5}.sw.right{background:#d4eed4}.sw.other{background:#e6e6ee}
+#panel{width:26em;position:sticky;top:6.5em;align-self:flex-start;max-height:80vh;overflow:auto;font-size:14px;
+ background:#fffff6;border:1px solid #ccb;border-radius:6px;padding:.6em 1em;margin-top:1em}
+#panel h3{font-size:14px;margin:.4em 0 .2em}#panel .claim{border-top:1px solid #ddc;padding:.3em 0}
+#panel code{font-size:12px}#panel .cells span{display:inline-block;font-size:11px;padding:0 3px;margin:1px;border-radius:2px}
+.c-right{background:#d4eed4}.c-wrong{background:#f6c4c4}.c-partly{background:#fbe3b5}.c-other{background:#eee;color:#777}
+#missing{font-size:13px;padding:0 1em 2em}#missing li{font-family:monospace}
+button{font-size:13px}
+"""
+
+SCRIPT = """
+const D = JSON.parse(document.getElementById('data').textContent);
+const $ = id => document.getElementById(id);
+let lang = D.lang, current = null;
+const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
+const T = k => D.ui[lang][k];
+function hist(h){ if (lang !== 'zh' || !h) return h; let s = h; for (const [a, b] of D.history_zh) s = s.split(a).join(b); return s; }
+function passes(cid){
+  const c = D.claims[cid]; if (!c) return false;
+  const topic = $('topic').value;
+  return $('show-' + c.kind).checked && (!topic || c.topic === topic);
+}
+function visible(m){ return m.dataset.claims.split(' ').filter(passes); }
+function applyFilters(){
+  for (const m of document.querySelectorAll('#doc mark')){
+    const ids = visible(m);
+    m.classList.toggle('off', ids.length === 0);
+    const kinds = ids.map(i => D.claims[i].kind);
+    for (const k of ['wrong', 'partly', 'right', 'other']) m.classList.remove('v-' + k);
+    const worst = ['wrong', 'partly', 'right', 'other'].find(k => kinds.includes(k));
+    if (worst) m.classList.add('v-' + worst);
+    m.tabIndex = ids.length ? 0 : -1;
+  }
+  if (current && current.classList.contains('off')) closePanel();
+}
+function claimHtml(cid){
+  const c = D.claims[cid];
+  const cells = D.versions.map((v, i) => `<span class="c-${c.cells[i] && ['right','wrong','partly'].includes(c.cells[i]) ? c.cells[i] : 'other'}" title="${esc(c.cells[i] || '')}">${esc(v)}</span>`).join('');
+  return `<div class="claim" data-id="${esc(cid)}"><b><code>${esc(cid)}</code></b> — <span class="verdict">${esc(T(c.kind))}</span>`
+    + (D.torch ? ` (${esc(T('on'))} ${esc(D.torch)})` : '') + ` · ${esc(T('catalog'))}: ${esc(c.verdict)}`
+    + `<h3>${esc(T('says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
+    + `<h3>${esc(T('truth'))}</h3><p class="truth">${esc(c['truth_' + lang])}</p>`
+    + `<h3>${esc(T('source'))}</h3><p class="source">${esc(c['source_' + lang])}</p>`
+    + (D.versions.length ? `<h3>${esc(T('history'))}</h3><p class="history">${esc(hist(c.history))}</p><p class="cells">${cells}</p>` : '')
+    + `<h3>${esc(T('run'))}</h3><p><code class="command">${esc(c.command)}</code></p></div>`;
+}
+function openPanel(m){
+  if (current) current.classList.remove('current');
+  current = m; m.classList.add('current');
+  $('panel').hidden = false;
+  $('panel-body').innerHTML = visible(m).map(claimHtml).join('');
+}
+function closePanel(){ if (current) current.classList.remove('current'); current = null; $('panel').hidden = true; }
+function nextWrong(){
+  const marks = [...document.querySelectorAll('#doc mark.v-wrong:not(.off)')];
+  if (!marks.length){ $('status').textContent = T('no_wrong'); return; }
+  const all = [...document.querySelectorAll('#doc mark')];
+  const from = current ? all.indexOf(current) : -1;
+  const next = marks.find(m => all.indexOf(m) > from) || marks[0];
+  next.scrollIntoView({block: 'center'}); next.focus(); openPanel(next);
+}
+function translate(){
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = T(el.dataset.t);
+  $('placed').textContent = T('placed').replace('{n}', D.placed);
+  $('measured').textContent = D.torch ? T('measured_on').replace('{torch}', D.torch) : T('no_measure');
+  if (current) openPanel(current);
+}
+document.addEventListener('click', e => {
+  const m = e.target.closest('#doc mark');
+  if (m && !m.classList.contains('off')) openPanel(m);
+});
+document.addEventListener('keydown', e => {
+  const m = e.target.closest && e.target.closest('#doc mark');
+  if (m && (e.key === 'Enter' || e.key === ' ')){ e.preventDefault(); openPanel(m); }
+  if (e.key === 'Escape') closePanel();
+});
+for (const id of ['topic', 'show-wrong', 'show-partly', 'show-right', 'show-other']) $(id).addEventListener('change', applyFilters);
+$('lang').addEventListener('change', () => { lang = $('lang').value; translate(); });
+$('next').addEventListener('click', nextWrong);
+$('close').addEventListener('click', closePanel);
+$('lang').value = lang; translate(); applyFilters();
+"""
+
+
+def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) -> dict:
+    c = claims[cid]
+    info = measured["claims"].get(cid, {})
+    sources = [s for s in c.source if document is None or s.startswith(document + " ")] or list(c.source)
+    label = {lang: "; ".join(catalog.source_label(s, lang, with_file=True) for s in sources) for lang in ("en", "zh")}
+    return {"topic": c.topic, "verdict": c.verdict, "kind": kind(measured, cid),
+            "says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,
+            "source_en": label["en"], "source_zh": label["zh"], "history": info.get("history", ""),
+            "cells": info.get("cells", []), "command": f"pytest specs/ --claim {cid}"}
+
+
+def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, measured: dict,
+                lang: str = "en") -> str:
+    e = html.escape
+    spans = [(s, b, cid) for s, b, cid in _spans(placed) if cid in claims]
+    ids = list(dict.fromkeys(cid for _, _, cid in sorted(spans)))
+    heads = {start for _, start, _ in anchors.sections(text)}
+    body = []
+    for a, b, covering in segments(len(text), spans):
+        piece = text[a:b]
+        if a in heads:
+            body.append("<span class='sec'></span>")
+        if covering:
+            body.append(f"<mark class='v-{_worst(covering, measured)}' tabindex='0' data-claims='{e(' '.join(covering))}'>"
+                        f"{e(piece)}</mark>")
+        else:
+            body.append(e(piece))
+    documents = sorted({p.anchor.document for p in placed.placed})
+    payload = {"lang": lang, "ui": UI, "history_zh": HISTORY_ZH, "torch": measured["torch"],
+               "versions": measured["versions"], "placed": len(ids),
+               "claims": {cid: claim_payload(cid, claims, measured, documents[0] if len(documents) == 1 else None)
+                          for cid in ids}}
+    counts = {k: sum(payload["claims"][cid]["kind"] == k for cid in ids) for k in SEVERITY}
+    topics = sorted({claims[cid].topic for cid in ids})
+    legend = "".join(f"<label><input type='checkbox' id='show-{k}' checked><span class='sw {k}'></span>"
+                     f"<span data-t='{k}'>{k}</span> ({counts[k]})</label>" for k in SEVERITY)
+    missing = "".join(f"<li>{e(line)}</li>" for line in placed.lines())
+    blob = json.dumps(payload, ensure_ascii=False).replace("</", "<\\/")
+    return "\n".join([
+        "<!doctype html>", f"<html lang='{lang}'><head><meta charset='utf-8'>",
+        f"<meta name='generator' content='{GENERATOR}'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{e(title)}</title><style>{STYLE}</style></head><body>",
+        f"<header><h1><span data-t='title'></span>: {e(title)}</h1><div class='bar'>",
+        f"<span id='placed'></span><span id='measured'></span>",
+        f"<span><b data-t='legend'></b>: {legend}</span>",
+        "<label><span data-t='topic'></span> <select id='topic'><option value='' data-t='all'></option>"
+        + "".join(f"<option>{e(t)}</option>" for t in topics) + "</select></label>",
+        "<button id='next' data-t='next'></button><span id='status'></span>",
+        "<label><span data-t='lang'></span> <select id='lang'><option value='en'>English</option>"
+        "<option value='zh'>中文</option></select></label></div></header>",
+        f"<main><div id='doc'>{''.join(body)}</div>",
+        "<aside id='panel' hidden><button id='close' data-t='close'></button><div id='panel-body'></div></aside></main>",
+        f"<section id='missing'><h2 data-t='missing'></h2>"
+        + (f"<ul>{missing}</ul>" if missing else "<p data-t='none_missing'></p>") + "</section>",
+        f"<script type='application/json' id='data'>{blob}</script><script>{SCRIPT}</script>",
+        "</body></html>", ""])
+
+
+# ---------------------------------------------------------------- the terminal
+
+def history_text(history: str, lang: str) -> str:
+    """matrix.history()'s sentence, in Chinese when asked (the page's script does the same)."""
+    if lang == "zh":
+        for en, zh in HISTORY_ZH:
+            history = history.replace(en, zh)
+    return history
+
+
+def width_of(s: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
+def wrap_cells(text: str, width: int) -> list[tuple[int, int]]:
+    """(start, end) of each line of ``text`` wrapped at ``width`` display cells (CJK is 2 wide)."""
+    lines, start, cells = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            lines.append((start, i))
+            start, cells = i + 1, 0
+            continue
+        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if cells + w > width:
+            lines.append((start, i))
+            start, cells = i, 0
+        cells += w
+    lines.append((start, len(text)))
+    return lines
+
+
+def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict, lang: str = "en",
+                width: int = 100) -> str:
+    spans = sorted((s, b, cid) for s, b, cid in _spans(placed) if cid in claims)
+    number = {cid: n for n, cid in enumerate(dict.fromkeys(cid for _, _, cid in spans), 1)}
+    ui = UI[lang]
+    body_width = max(20, width - 8)
+    out = [f"{ui['title']}  ({ui['measured_on'].format(torch=measured['torch']) if measured['torch'] else ui['no_measure']})",
+           "  " + "  ".join(f"{MARGIN[k]} {ui[k]}" for k in SEVERITY), ""]
+    heads = {start for _, start, _ in anchors.sections(text)}
+    for start, end in wrap_cells(text, body_width):
+        if start in heads and out[-1] != "":
+            out.append("")
+        here = [(s, cid) for s, b, cid in spans if s < end and b > start]
+        if here:
+            worst = _worst([cid for _, cid in here], measured)
+            mark = f"{MARGIN[worst]}{','.join(str(number[c]) for c in dict.fromkeys(c for _, c in here))}"
+        else:
+            mark = ""
+        if width_of(mark) > 7:
+            mark = mark[:6] + "+"
+        out.append(f"{mark:<7}│{text[start:end]}")
+        for s, cid in here:
+            if start <= s < end:
+                c = claims[cid]
+                info = measured["claims"].get(cid, {})
+                verdict = ui[kind(measured, cid)]
+                head = f"  [{number[cid]}] {MARGIN[kind(measured, cid)]} {cid}: {verdict}"
+                if info.get("history"):
+                    head += f"; {history_text(info['history'], lang)}"
+                out += [f"{'':<7}│{head[a:b]}" for a, b in wrap_cells(head, body_width)]
+                truth = f"{ui['truth']}: {c.text('truth', lang)}"
+                lines = (textwrap.wrap(truth, body_width - 6) if width_of(truth) == len(truth)
+                         else [truth[a:b] for a, b in wrap_cells(truth, body_width - 6)])
+                for line in lines:
+                    out.append(f"{'':<7}│      {line}")
+                out.append(f"{'':<7}│      {ui['run']}: pytest specs/ --claim {cid}")
+    if placed.missing:
+        out += ["", ui["missing"] + ":"] + placed.lines()
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- writing, whole or not at all
+
+def write_page(out_dir: pathlib.Path, name: str, page: str) -> pathlib.Path:
+    """Write ``out_dir/name`` atomically; refuse to replace a file this command did not write."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"-o {out_dir}: is a file; -o names the folder the page goes to")
+    target = out_dir / name
+    if target.exists():
+        try:
+            head = target.read_text(encoding="utf-8", errors="replace")[:600]
+        except OSError as exc:
+            raise UsageError(f"{target}: cannot be read to check it ({exc.strerror})") from None
+        if f"content='{GENERATOR}'" not in head:
+            raise UsageError(f"{target}: exists and was not written by this command; choose another -o folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / f".{name}.tmp{os.getpid()}"
+    try:
+        tmp.write_text(page, encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return target
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m torchclaims read", description=__doc__.splitlines()[0])
+    parser.add_argument("document", metavar="DOCUMENT", help="a document: ../shared/seeds/NNN_hash.txt, or your copy of one")
+    parser.add_argument("-o", "--output", metavar="DIR", help=f"folder for the page (default {DEFAULT_OUT}/)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
+    source.add_argument("--history", metavar="DIR", help="verdicts and release history from a folder of claims "
+                                                          "reports (default reports/claims/)")
+    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to colour by (default the newest)")
+    parser.add_argument("--text", action="store_true", help="print the document for a terminal, verdicts in the margin")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of what the project wrote")
+    parser.add_argument("--width", type=int, help="--text: line width (default the terminal's)")
+    args = parser.parse_args(argv)
+    if args.torch and args.report:
+        raise UsageError("--torch chooses a release of --history; a --report has one release")
+    text = read_document(args.document)
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:
+        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    found = anchors.load()
+    if found.problems:
+        raise UsageError("the anchors are broken: " + "; ".join(found.problems))
+    measured = verdicts(args.report, args.history, args.torch, claims)
+    name = pathlib.Path(args.document).name
+    placed, documents = place(text, name, found)
+    if args.text:
+        width = args.width or shutil.get_terminal_size((100, 24)).columns
+        sys.stdout.write(render_text(text, placed, claims, measured, args.lang, width))
+        return 0
+    title = "; ".join(catalog.source_label(d, args.lang) for d in documents) or name
+    page = render_html(text, title, placed, claims, measured, args.lang)
+    out = write_page(pathlib.Path(args.output) if args.output else DEFAULT_OUT, pathlib.Path(name).stem + ".html", page)
+    print(f"{len({p.anchor.claim for p in placed.placed})} claims placed, {len(placed.missing)} not placed; wrote {out}")
+    for line in placed.lines():
+        print("  " + line)
+    if not placed.placed:
+        print("  no claim of the catalog was found in this copy: is it one of the four documents?")
+    return 0
