@@ -30,9 +30,12 @@ LESSONS = workbook.load_lessons()
 PARALLEL = 2
 
 
-def run_cli(*args, cwd=ROOT):
+ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}  # whatever the caller's locale
+
+
+def run_cli(*args, cwd=ROOT, env=None):
     return subprocess.run([sys.executable, "-m", "torchclaims", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=300, env=os.environ | ENGLISH | (env or {}))
 
 
 # ---------------------------------------------------------------- fast: manifest and CLI
@@ -168,7 +171,7 @@ def test_init_twice_keeps_the_learners_edits(tmp_path):
     second = run_cli("workbook", "init", str(wb))
     assert second.returncode == 0, second.stderr
     assert (wb / "strides.py").read_text(encoding="utf-8") == edited, "init overwrote the learner's file"
-    assert "wrote 1 files: broadcasting.py" in second.stdout, second.stdout
+    assert "wrote 1 file: broadcasting.py" in second.stdout, second.stdout
     n_kept = len(list(workbook.REFERENCE_DIR.glob("*.py"))) - 1
     assert f"kept {n_kept} existing files" in second.stdout and "strides.py" in second.stdout, second.stdout
 
@@ -196,6 +199,36 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
     assert out.returncode == 2, f"{args}: exit {out.returncode}, stderr {out.stderr!r}"
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], f"{args}: stderr {out.stderr!r}, expected one line with {fragment!r}"
+
+
+@pytest.mark.parametrize("command", ["status", "learn", "watch"])
+def test_a_folder_that_is_not_a_workbook_is_one_line_and_nothing_is_written_there(tmp_path, command):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "todo.txt").write_text("unrelated\n", encoding="utf-8")
+    out = run_cli("workbook", command, str(folder))
+    assert out.returncode == 2, f"workbook {command}: exit {out.returncode}, stdout {out.stdout[-500:]!r}"
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{folder} is not a workbook" in lines[0], f"workbook {command}: stderr {out.stderr!r}"
+    assert sorted(p.name for p in folder.iterdir()) == ["todo.txt"], f"workbook {command} wrote into {folder}"
+
+
+def test_a_workbook_lacking_a_file_says_which_and_how_to_restore_it(tmp_path):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    (wb / "strides.py").unlink()
+    out = run_cli("workbook", "status", str(wb))
+    assert out.returncode == 2 and "lacks strides.py" in out.stderr and "workbook init" in out.stderr, out.stderr
+
+
+def test_pytest_learn_refuses_a_folder_that_is_not_a_workbook(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "todo.txt").write_text("unrelated\n", encoding="utf-8")
+    out = learn_output(folder)
+    assert out.returncode == 4, out.stdout[-1000:] + out.stderr
+    assert "is not a workbook" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert not (folder / workbook.PROGRESS_FILE).exists(), "a progress file was written into a folder that is no workbook"
 
 
 def test_learn_without_a_workbook_is_a_usage_error():
@@ -336,7 +369,7 @@ def test_meta_check_goes_red_for_a_lesson_that_passes_untouched():
 # ---------------------------------------------------------------- --learn output
 
 def learn_output(wb, *extra, env_extra=None, files=("specs/test_tensors_reference.py",)):
-    env = dict(os.environ, **(env_extra or {}))
+    env = os.environ | ENGLISH | (env_extra or {})
     env.pop("TORCHCLAIMS_IMPL", None)
     return subprocess.run([sys.executable, "-m", "pytest", *files, "--impl", str(wb), "--learn",
                            "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp", *extra],
@@ -361,6 +394,65 @@ def test_learn_shows_only_the_first_failing_lesson(tmp_path):
     assert progress["first_failing"] == first.name and progress["passed"] == 0
     zh = learn_output(wb, "--lang", "zh").stdout
     assert first.hint_zh in zh and "资料的说法" in zh and f"进度: 0/{len(LESSONS)} 课, 0%" in zh, zh
+
+
+def test_the_chinese_lesson_fits_80_columns_with_its_stub_message_in_chinese(tmp_path):
+    from rich.cells import cell_len
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    out = learn_output(wb, "--lang", "zh", env_extra={"COLUMNS": "80"}).stdout
+    first = LESSONS[0]
+    banner = next((line for line in out.splitlines() if "第 01/" in line), None)
+    assert banner is not None and banner.startswith("="), f"no lesson banner in:\n{out}"
+    assert cell_len(banner) <= 80, f"the banner is {cell_len(banner)} columns wide at COLUMNS=80: {banner!r}"
+    assert f"NotImplementedError: 第 01 课（{first.name}）：请编写 {first.functions[0]}" in out, out
+    english = [line for line in out.splitlines() if "Lesson 01" in line and "raise NotImplementedError" not in line]
+    assert not english, f"English lesson labels in the Chinese output (beyond the stub's source line): {english}"
+    wide = [line for line in out.splitlines() if cell_len(line.rstrip()) > 80 and line.lstrip()[:1] in "=!"]
+    assert not wide, f"rules wider than 80 columns: {wide}"
+
+
+def test_a_syntax_error_in_the_learners_file_is_shown_with_its_file_and_line(tmp_path):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    source = (wb / "strides.py").read_text(encoding="utf-8")
+    (wb / "strides.py").write_text(source + "\ndef broken():\nreturn 1\n", encoding="utf-8")
+    lineno = len((source + "\ndef broken():\n").splitlines()) + 1
+    out = learn_output(wb).stdout
+    assert "your file does not compile:" in out, out
+    assert f'File "{wb / "strides.py"}", line {lineno}' in out and "IndentationError" in out, out
+    assert "no frame in your files" not in out, out
+
+
+def test_an_error_the_spec_meets_in_the_learners_model_shows_the_spec_line(tmp_path):
+    """Lesson 20's spec reads classifier[0].weight: a classifier that starts with Flatten
+    fails inside the spec, and the learner is shown that line, not just "no frame"."""
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS, stubbed=[])
+    models = (wb / "models.py").read_text(encoding="utf-8")
+    models = models.replace("        self.classifier = nn.Sequential(\n", "        self.classifier = nn.Sequential(\n"
+                            "            nn.Flatten(),\n", 1).replace("        x = torch.flatten(x, 1)\n", "", 1)
+    (wb / "models.py").write_text(models, encoding="utf-8")
+    out = learn_output(wb, env_extra={workbook.ONLY_ENV: "init-weights"},
+                       files=("specs/test_modules_training.py",)).stdout
+    assert "raised in the spec, by what your code returned" in out, out
+    assert 'File "specs/test_modules_training.py", line' in out and "model.classifier[0]" in out, out
+    assert "'Flatten' object has no attribute 'weight'" in out, out
+
+
+def test_workbook_learn_goes_on_to_the_next_lesson_when_a_run_passes_its_lessons(tmp_path):
+    manifest = tmp_path / "lessons.toml"
+    text = (ROOT / "lessons.toml").read_text(encoding="utf-8")
+    manifest.write_text("[[lesson]]".join(text.split("[[lesson]]")[:4]), encoding="utf-8")
+    lessons = workbook.load_lessons(manifest)
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, lessons, stubbed=lessons[2:])  # one run passes lessons 1 and 2
+    out = run_cli("workbook", "learn", str(wb), env={workbook.LESSONS_ENV: str(manifest)})
+    third = lessons[2]
+    assert out.returncode == 1, out.stdout[-2000:] + out.stderr
+    assert f"[{third.label} is next: running it]" in out.stdout, out.stdout
+    assert f"Lesson 03/3 ({third.name})" in out.stdout, out.stdout
+    assert "run again for" not in out.stdout, out.stdout
 
 
 def test_learn_says_when_every_lesson_passes(tmp_path):

@@ -52,6 +52,19 @@ def quick_hypothesis() -> None:
     settings.load_profile("torchclaims-learn")
 
 
+class _Cells(str):
+    """A message whose length is its width in terminal cells (a Chinese character is two), plus
+    the one cell pytest may add: pytest measures the ``!`` rule it prints around
+    ``session.shouldfail`` with ``len``, which would make a Chinese rule overflow the terminal."""
+
+    def __len__(self) -> int:
+        from rich.cells import cell_len
+        return cell_len(str.__str__(self)) + 1
+
+    def __str__(self) -> str:
+        return self
+
+
 class LearnPlugin:
     """Registered by torchclaims.plugin when --learn is given."""
 
@@ -237,7 +250,7 @@ class LearnPlugin:
         lesson = self.owner.get(item.nodeid)
         if lesson is not None and not self.only and lesson.name in self.failed:
             if nextitem is None or self.owner.get(nextitem.nodeid) is not lesson:
-                item.session.shouldfail = fill(_text(self.lang)["stop"], label=lesson.label_in(self.lang))
+                item.session.shouldfail = _Cells(fill(_text(self.lang)["stop"], label=lesson.label_in(self.lang)))
         return result
 
     @pytest.hookimpl(wrapper=True)
