@@ -24,9 +24,12 @@ class MemmapDataset(Dataset):
     """Samples read lazily from a raw binary file through ``np.memmap``.
 
     ``path`` holds ``shape[0]`` records of ``shape[1:]`` items of ``dtype``, C order.
-    ``__getitem__`` returns the record as a fresh ``torch.Tensor`` (a copy, so a batch
-    never aliases the file and the memmap stays read-only), optionally passed through
-    ``transform``; ``targets`` (a sequence, optional) makes it return ``(x, int(target))``.
+    ``__getitem__`` copies the record out of the mapping as a NumPy array (so a batch never
+    aliases the file and the memmap stays read-only).  With ``transform``, that array is
+    what the transform receives (the material's torchvision pipeline takes an array or an
+    image, not a tensor) and its result is the sample; without one, the sample is the array
+    as a ``torch.Tensor`` (``torch.from_numpy``).  ``targets`` (a sequence, optional) makes
+    it return ``(x, int(target))``.
     ``__len__`` is exactly ``shape[0]``, so an index past the end is never produced by a
     sampler, and a direct out-of-range index raises IndexError.
     """

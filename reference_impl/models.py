@@ -28,6 +28,9 @@ class SmallCNN(nn.Module):
     Two 3x3 convolutions with padding 1, each followed by ReLU and 2x2 max pooling, so a
     32x32 image becomes 64 channels of 8x8: ``feature_size = 64 * 8 * 8 = 4096`` values
     enter the classifier (Linear 4096 -> 512 -> num_classes, Dropout 0.5 in between).
+    ``forward`` flattens with ``torch.flatten(x, 1)``; ``self.classifier`` is an
+    ``nn.Sequential`` whose first layer is that ``Linear`` (``init_weights``' spec reads
+    ``classifier[0].weight``).
     Dropout2d(0.1) closes the feature extractor.  2,122,186 parameters for 10 classes.
     """
 
