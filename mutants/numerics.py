@@ -411,3 +411,99 @@ def softmax_backward_sign_flipped():
         return Softmax.apply(input, dim)
 
     F.softmax = softmax
+
+
+# --- GradScaler over several steps (specs/test_numerics_scaler_rules.py) ----------------------
+# Faults in the scale's bookkeeping that one overflow followed by growth_interval clean steps
+# does not show: the growth tracker after a backoff or a growth, nan gradients, a saved tracker,
+# an explicit unscale_ before step, a second parameter group.
+
+
+def _amp_update_scale(reset_on_backoff=True, reset_on_growth=True):
+    """A Python torch._amp_update_scale_ (the rule GradScaler.update applies), with one reset left out."""
+    def update_scale_(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval):
+        if found_inf.item():
+            scale.mul_(backoff_factor)
+            if reset_on_backoff:
+                growth_tracker.zero_()
+        else:
+            growth_tracker.add_(1)
+            if growth_tracker.item() >= growth_interval:
+                scale.mul_(growth_factor)
+                if reset_on_growth:
+                    growth_tracker.zero_()
+        return scale
+    return update_scale_
+
+
+@fault("numerics.gradscaler-update-adjusts-scale")
+def scaler_tracker_kept_on_backoff():
+    """GradScaler.update halves the scale after an overflow but keeps counting clean steps from
+    before it, so the scale grows back too early."""
+    torch._amp_update_scale_ = _amp_update_scale(reset_on_backoff=False)
+
+
+@fault("numerics.gradscaler-update-adjusts-scale")
+def scaler_tracker_kept_on_growth():
+    """GradScaler.update does not restart its count after growing: past growth_interval clean
+    steps the scale grows on every clean step."""
+    torch._amp_update_scale_ = _amp_update_scale(reset_on_growth=False)
+
+
+@fault("numerics.gradscaler-update-adjusts-scale")
+def scaler_misses_nan_gradients():
+    """GradScaler's overflow check looks for inf only: a nan gradient is not found, the optimizer
+    step runs on it and the scale is not backed off."""
+    def check_and_unscale_(grads, found_inf, inv_scale):
+        for grad in grads:
+            if bool(torch.isinf(grad).any()):
+                found_inf.fill_(1.0)
+            grad.mul_(inv_scale)
+
+    torch._amp_foreach_non_finite_check_and_unscale_ = check_and_unscale_
+
+
+@fault("numerics.unscale-before-clip")
+def scaler_step_unscales_again():
+    """scaler.step divides the gradients by the scale once more when unscale_ was already called
+    (for clipping), so the update is scale times too small."""
+    from torch.amp.grad_scaler import OptState
+    original = torch.amp.GradScaler.step
+
+    @functools.wraps(original)
+    def step(self, optimizer, *args, **kwargs):
+        if self.is_enabled() and self._per_optimizer_states[id(optimizer)]["stage"] is OptState.UNSCALED:
+            inv = 1.0 / self.get_scale()
+            with torch.no_grad():
+                for group in optimizer.param_groups:
+                    for p in group["params"]:
+                        if p.grad is not None:
+                            p.grad.mul_(inv)
+        return original(self, optimizer, *args, **kwargs)
+
+    torch.amp.GradScaler.step = step
+
+
+@fault("numerics.unscale-before-clip")
+def scaler_unscales_first_group_only():
+    """GradScaler.unscale_ (and the overflow check) covers the optimizer's first parameter group
+    only: the other groups step with scaled gradients."""
+    import types
+    original = torch.amp.GradScaler._unscale_grads_
+
+    def _unscale_grads_(self, optimizer, *args, **kwargs):
+        return original(self, types.SimpleNamespace(param_groups=optimizer.param_groups[:1]), *args, **kwargs)
+
+    torch.amp.GradScaler._unscale_grads_ = _unscale_grads_
+
+
+@fault("modules.scaler-state-in-checkpoint")
+def scaler_load_ignores_growth_tracker():
+    """GradScaler.load_state_dict restores the scale and settings but restarts the growth tracker at 0."""
+    original = torch.amp.GradScaler.load_state_dict
+
+    @functools.wraps(original)
+    def load_state_dict(self, state_dict):
+        return original(self, {**state_dict, "_growth_tracker": 0})
+
+    torch.amp.GradScaler.load_state_dict = load_state_dict
