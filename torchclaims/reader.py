@@ -124,9 +124,9 @@ def place(text: str, name: str, found: anchors.AnchorSet) -> tuple[anchors.Place
     return placed, documents
 
 
-def segments(length: int, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, list[str]]]:
-    """The text cut at every span boundary: (start, end, ids of the claims covering it)."""
-    cuts = sorted({0, length, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+def segments(length: int, spans: list[tuple[int, int, str]], extra=()) -> list[tuple[int, int, list[str]]]:
+    """The text cut at every span boundary (and at ``extra``): (start, end, ids of the claims covering it)."""
+    cuts = sorted({0, length, *extra, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
     out = []
     for a, b in zip(cuts, cuts[1:]):
         ids = list(dict.fromkeys(cid for s, e, cid in spans if s <= a and b <= e))
@@ -260,7 +260,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
     ids = list(dict.fromkeys(cid for _, _, cid in sorted(spans)))
     heads = {start for _, start, _ in anchors.sections(text)}
     body = []
-    for a, b, covering in segments(len(text), spans):
+    for a, b, covering in segments(len(text), spans, heads):
         piece = text[a:b]
         if a in heads:
             body.append("<span class='sec'></span>")
