@@ -63,26 +63,36 @@ def replay_code(optimizer, groups, params, steps, foreach):
     return "\n".join(lines)
 
 
-def run_against_reference(optimizer_cls, reference_step, state_keys, groups, params0, steps, foreach):
+def run_against_reference(optimizer_cls, reference_step, state_keys, groups, params0, steps, foreach,
+                          resume_at=None):
     """Step torch's optimizer and the reference side by side; after every step the parameters
     and the per-parameter state must agree (a parameter the reference never touched has none).
 
     ``groups``: [(member indices, settings)]; ``reference_step(params, states, grads, settings_of)``
-    updates lists in place; ``state_keys``: the state entries compared (name in torch -> in the reference).
+    updates lists in place; ``state_keys``: the state entries compared (name in torch -> in the
+    reference).  Before step ``resume_at`` the optimizer is replaced by a fresh one that loads a
+    copy of its state_dict(), as a resumed run does.
     """
     params = [nn.Parameter(p.clone()) for p in params0]
-    optimizer = optimizer_cls([dict(params=[params[i] for i in members], **settings) for members, settings in groups],
-                              lr=1e-3, foreach=foreach)
+
+    def build():
+        return optimizer_cls([dict(params=[params[i] for i in members], **settings) for members, settings in groups],
+                             lr=1e-3, foreach=foreach)
+    optimizer = build()
     settings_of = {i: settings for members, settings in groups for i in members}
     ref_params = [p.clone() for p in params0]
     ref_states = [{} for _ in params0]
     name = optimizer_cls.__name__
     for t, grads in enumerate(steps, start=1):
+        if t == resume_at:
+            saved = copy.deepcopy(optimizer.state_dict())
+            optimizer = build()
+            optimizer.load_state_dict(saved)
         for p, g in zip(params, grads):
             p.grad = None if g is None else g.clone()
         optimizer.step()
         reference_step(ref_params, ref_states, grads, settings_of)
-        call = f"{name}(..., foreach={foreach}) step {t}"
+        call = f"{name}(..., foreach={foreach}) step {t}" + ("" if resume_at is None else f", resumed before step {resume_at}")
         for i, (p, expected) in enumerate(zip(params, ref_params)):
             assert_close(p.detach(), expected, f"param {i} after {call}, groups {groups}")
             state = optimizer.state[p] if p in optimizer.state else {}
@@ -416,9 +426,8 @@ def steplr_case(base_lrs, gamma, step_size, epochs, resume_at):
     check_epochs(params, optimizer, scheduler, ref, base_lrs, gamma, step_size, (0, resume_at), "uninterrupted")
     saved = copy.deepcopy({"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict()})
     at_resume = [p.detach().clone() for p in params]
-    check_epochs(params, optimizer, scheduler, [r.clone() for r in ref], base_lrs, gamma, step_size,
-                 (resume_at, epochs), "uninterrupted")
-    return saved, at_resume, ref
+    check_epochs(params, optimizer, scheduler, ref, base_lrs, gamma, step_size, (resume_at, epochs), "uninterrupted")
+    return saved, at_resume
 
 
 @pytest.mark.claim("modules.resume-without-optimizer-lr-zero")
@@ -426,10 +435,27 @@ def test_steplr_follows_its_closed_form_per_group_and_restarts_without_state():
     """Material: without the optimizer's state the lr drops to zero on resume.  True: each group
     follows base_lr * gamma ** (epoch // step_size); a scheduler rebuilt without state restarts at base_lr."""
     base_lrs, gamma, step_size = (0.1, 0.02), 0.5, 3
-    _, at_resume, _ = steplr_case(base_lrs, gamma, step_size, epochs=10, resume_at=4)
+    _, at_resume = steplr_case(base_lrs, gamma, step_size, epochs=10, resume_at=4)
     params, optimizer, scheduler = steplr_run(base_lrs, gamma, step_size, at_resume)
     check_epochs(params, optimizer, scheduler, [p.clone() for p in at_resume], base_lrs, gamma, step_size,
                  (0, 6), "rebuilt without state (epochs counted from the resume)")
+
+
+def resume_steplr(saved, at_resume, base_lrs, gamma, step_size, epochs, resume_at):
+    params, optimizer, scheduler = steplr_run(base_lrs, gamma, step_size, at_resume)
+    optimizer.load_state_dict(saved["optimizer"])
+    scheduler.load_state_dict(saved["scheduler"])
+    check_epochs(params, optimizer, scheduler, [p.clone() for p in at_resume], base_lrs, gamma, step_size,
+                 (resume_at, epochs), f"resumed at epoch {resume_at}")
+
+
+@pytest.mark.claim("modules.checkpoint-with-optimizer-state")
+def test_steplr_resumed_from_both_state_dicts_keeps_its_boundaries():
+    """Material: restore the optimizer's (and scheduler's) state to resume.  True: the lr of every
+    group continues base_lr * gamma ** (epoch // step_size), boundaries where they were."""
+    base_lrs, gamma, step_size = (0.1, 0.02), 0.5, 3
+    saved, at_resume = steplr_case(base_lrs, gamma, step_size, epochs=10, resume_at=4)
+    resume_steplr(saved, at_resume, base_lrs, gamma, step_size, 10, 4)
 
 
 @pytest.mark.claim("modules.checkpoint-with-optimizer-state")
@@ -442,12 +468,8 @@ def test_steplr_resumed_from_both_state_dicts_continues_the_closed_form(base_lrs
     """Material: restore the optimizer's (and the scheduler's) state to resume.  True: loaded into
     fresh objects, both state dicts continue the schedule of every group exactly where it was."""
     resume_at = data.draw(st.integers(1, epochs - 1), label="resume at epoch")
-    saved, at_resume, ref = steplr_case(base_lrs, gamma, step_size, epochs, resume_at)
-    params, optimizer, scheduler = steplr_run(base_lrs, gamma, step_size, at_resume)
-    optimizer.load_state_dict(saved["optimizer"])
-    scheduler.load_state_dict(saved["scheduler"])
-    check_epochs(params, optimizer, scheduler, [p.clone() for p in at_resume], base_lrs, gamma, step_size,
-                 (resume_at, epochs), f"resumed at epoch {resume_at}")
+    saved, at_resume = steplr_case(base_lrs, gamma, step_size, epochs, resume_at)
+    resume_steplr(saved, at_resume, base_lrs, gamma, step_size, epochs, resume_at)
 
 
 # --- BatchNorm running statistics ----------------------------------------------------------------
@@ -522,3 +544,24 @@ def test_batchnorm_running_statistics_match_the_update_for_drawn_momentum_and_ba
             f"    bn.train(training); bn(torch.randn({shape}, generator=g, dtype=torch.float64) * (1 + i) + i)")
     with reproduce(code):
         run_batchnorm(momentum, batches)
+
+
+# --- resuming an optimizer from its state dict ----------------------------------------------------
+
+
+RESUMED = {
+    "SGD, the material's momentum and weight decay": (torch.optim.SGD, sgd_reference_step, SGD_STATE,
+                                                      SGD_CASES["two groups with their own settings"]),
+    "Adam, two groups": (torch.optim.Adam, adam_reference_step, ADAM_STATE, ADAM_CASES["two groups with their own settings"]),
+}
+
+
+@pytest.mark.claim("modules.checkpoint-with-optimizer-state")
+@pytest.mark.parametrize("resume_at", [3, 4])
+@pytest.mark.parametrize("case", list(RESUMED))
+def test_optimizer_resumed_from_its_state_dict_continues_the_documented_rule(case, resume_at):
+    """Material: restore optimizer.state_dict() to resume training.  True: a fresh optimizer loaded
+    with it continues the documented rule, momentum buffers, moments and per-parameter step counts."""
+    optimizer_cls, reference_step, keys, groups = RESUMED[case]
+    params, steps = initial_params(), fixed_gradients()
+    run_against_reference(optimizer_cls, reference_step, keys, groups, params, steps, False, resume_at=resume_at)
