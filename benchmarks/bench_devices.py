@@ -15,11 +15,10 @@ MiB = 2**20
 
 @pytest.mark.gpu
 @pytest.mark.benchmark
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA: no GPU on this machine")
 @pytest.mark.claim("devices.pin-memory-page-locked")
 def test_pinned_vs_pageable_host_to_device(benchmark):
     """000 §4.2 / 002 §4.2 / 003 §4.2: pin_memory=True speeds up the host-to-GPU copy."""
-    if not torch.cuda.is_available():
-        pytest.skip("needs CUDA: no GPU on this machine")
     pageable = torch.randn(64 * MiB // 4)               # 64 MiB of float32
     pinned = pageable.pin_memory()
     torch.ones(1, device="cuda")                        # create the context outside the timing
@@ -33,7 +32,7 @@ def test_pinned_vs_pageable_host_to_device(benchmark):
     record(benchmark, [pair_row(
         "devices.pin-memory-page-locked", "pageable/pinned host-to-device copy time",
         baseline=times["pageable"], candidate=times["pinned"], stat="speedup", material="> 1", unit="x",
-        scale="the material gives no size; 64 MiB of float32",
+        device=torch.cuda.get_device_name(0), scale="the material gives no size; 64 MiB of float32",
         method=(f"torch.utils.benchmark.Timer, {ROUNDS} interleaved rounds, synchronised; medians pageable "
                 f".to('cuda') {median(times['pageable']) * 1e3:.2f} ms, pinned .to('cuda', non_blocking=True) "
                 f"{median(times['pinned']) * 1e3:.2f} ms, {torch.cuda.get_device_name(0)}"),

@@ -25,6 +25,8 @@ Each claim-measuring benchmark carries ``@pytest.mark.claim("topic.slug")`` (the
 checks the id against the catalog at collection, and ``--claim ID`` selects it); the rows it
 records in ``extra_info`` must name only claims it is marked with.
 """
+import datetime
+import json
 import os
 import shlex
 import sys
@@ -35,7 +37,8 @@ import pytest
 _STARTED = time.monotonic()
 _LOAD_BEFORE = None
 _CPU_BEFORE = None
-QUIET_LOAD = 0.5   # the report's BUSY_LOAD
+QUIET_LOAD = max(0.5, 0.25 * (os.cpu_count() or 1))   # the report's busy_load: 0.5 on 2 cores, a quarter of more
+_SKIPPED: list[dict] = []   # benchmarks that skipped, with pytest's reason (the report lists them)
 
 
 def _load():
@@ -130,6 +133,43 @@ def _load_and_claim_links(request):
     if unmarked:
         pytest.fail(f"{request.node.nodeid} records rows for {unmarked} but is marked only with "
                     f"{sorted(marked)}: add @pytest.mark.claim(...) for each", pytrace=False)
+
+
+def pytest_runtest_logreport(report):
+    """Remember each skipped benchmark and why (a gpu-marked one without CUDA, a missing package)."""
+    if report.skipped and report.when in ("setup", "call"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _SKIPPED.append({"name": report.nodeid, "reason": reason.removeprefix("Skipped: "),
+                         "claims": list(getattr(report, "claims", []))})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    outcome.get_result().claims = [m.args[0] for m in item.iter_markers("claim") if m.args]
+
+
+def pytest_benchmark_update_json(config, benchmarks, output_json):
+    output_json["skipped"] = list(_SKIPPED)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Where every benchmark skipped (the gpu-marked ones on a machine without CUDA), pytest-benchmark
+    writes no JSON; write one anyway, with the machine and the skips, so that ``bench-report`` renders
+    what happened instead of finding no file, or a stale one from an earlier run."""
+    path = session.config.getoption("benchmark_json", None)
+    bench_session = getattr(session.config, "_benchmarksession", None)
+    if path is None or bench_session is None or bench_session.benchmarks:
+        return
+    import pytest_benchmark
+    data = {"machine_info": bench_session.get_machine_info(), "commit_info": {}, "benchmarks": [],
+            "skipped": list(_SKIPPED), "datetime": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+            "version": pytest_benchmark.__version__}
+    path = os.fspath(path)
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=4)
+    os.replace(tmp, path)
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

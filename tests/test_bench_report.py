@@ -399,7 +399,11 @@ def _benchmarks_module(filename: str):
     path = br.pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / filename
     spec = importlib.util.spec_from_file_location(f"{path.stem}_under_test", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(path.parent))       # a benchmark imports benchkit as pytest's rootdir-relative import does
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
     return module
 
 
@@ -495,3 +499,59 @@ def test_rows_carry_the_raw_rounds_the_report_needs():
     assert row["baseline"] == [2.0, 2.0] and row["stat"] == "speedup" and "hardware" not in row
     exact = kit.exact_row("c.x", "q", measured=3, material="< 4", unit="MiB", method="m", scale="s")
     assert br.figure_of(exact).exact and br.judge(exact, br.figure_of(exact)).word == "holds"
+
+
+# ------------------------------------------------------------------ a GPU run (a planted results file)
+
+def _planted_gpu_results(device="NVIDIA H200"):
+    """FIXTURE, not a measurement: the results file a GPU run would write, built from the GPU
+    benchmark's own row builder fed with invented worker output (numbers chosen for the test)."""
+    bench = _benchmarks_module("bench_compile.py")
+    rng = np.random.default_rng(7)
+
+    def worker(speedup, peak_ratio, cold):
+        eager = list(0.020 * (1 + rng.normal(0, 0.01, 21)))
+        return {"eager_s": eager, "compiled_s": [t / speedup for t in eager], "eager_start_up_s": 0.4,
+                "inductor_start_up_s": 3.0, "cold_compile_s": cold, "warm_compile_s": None, "max_abs_output": 5.0,
+                "eager_peak_gb": [2.0] * 6, "compiled_peak_gb": [2.0 * peak_ratio] * 6}
+
+    runs = {"default": (worker(1.5, 1.07, 40.0), 60.0, ""), "max-autotune": (None, 120.0, "was stopped after 120 s (the bound)")}
+    rows, details = bench.resnet50_gpu_rows(runs, device, "planted scale", "planted method")
+    amp = dict(claim="numerics.amp-speedup-rtx3090", quantity="planted AMP speed-up", unit="x", stat="speedup",
+               material=1.37, hardware="RTX 3090", device=device,
+               baseline=list(2.0 * (1 + rng.normal(0, 0.01, 21))), candidate=list(1.0 * (1 + rng.normal(0, 0.01, 21))))
+    data = _results(rows + [amp], cuda=device)
+    data["benchmarks"][0]["extra_info"].update(details, table=bench.resnet50_table(runs, "planted scale", where=device))
+    return data
+
+
+def test_a_gpu_run_judges_the_a100_table_on_a_comparable_gpu_and_names_the_hardware(tmp_path):
+    data = _planted_gpu_results()
+    rows = {r.entry["quantity"]: r for r in br.build_rows(data, {})}
+    speedup = rows["ResNet-50 eager/compiled forward time (speed-up), mode=default"]
+    assert speedup.verdict is not None and speedup.verdict.word == "weaker", speedup
+    assert "on NVIDIA H200 against the material's A100" in speedup.verdict.why
+    ratio = rows["ResNet-50 peak allocated memory of one forward, compiled (default) / eager"]
+    assert ratio.verdict is not None and ratio.verdict.word == "agrees", ratio   # 1.07 against 19.5/18.2 = 1.071
+    assert rows["ResNet-50 cold compile latency, mode=default"].verdict.word == "inconclusive", "one cold compile"
+    for absolute in ("ResNet-50 eager images/s", "ResNet-50 images/s, mode=default", "ResNet-50 eager peak allocated memory of one forward"):
+        assert rows[absolute].verdict is None and "absolute figure of the A100" in rows[absolute].context
+    assert rows["planted AMP speed-up"].verdict is None and "RTX 3090" in rows["planted AMP speed-up"].context
+    bounded = rows["ResNet-50 eager/compiled forward time (speed-up), mode=max-autotune"]
+    assert bounded.verdict.word == "not measured" and "stopped after 120 s" in bounded.entry["note"]
+
+    text = br.render_markdown(data, tmp_path / "gpu.json", None, claims={})
+    assert "| CUDA | NVIDIA H200 |" in text
+    verdicts = text.split("## Verdicts")[1].split("## Context")[0]
+    assert "measured on this machine (its CPU and its NVIDIA H200)" in verdicts
+    assert "ResNet-50 eager/compiled forward time (speed-up), mode=default" in verdicts
+    by_claim = text.split("claim by claim")[1].split("## Verdicts")[0]
+    assert "(NVIDIA H200)" in by_claim and "**weaker**" in by_claim
+    assert "ResNet-50 on the NVIDIA H200: the material's A100 table" in text
+
+
+def test_the_same_planted_gpu_run_on_a_consumer_gpu_judges_the_rtx_figure_instead():
+    data = _planted_gpu_results(device="NVIDIA GeForce RTX 4090")
+    rows = {r.entry["quantity"]: r for r in br.build_rows(data, {})}
+    assert rows["planted AMP speed-up"].verdict is not None
+    assert rows["ResNet-50 eager/compiled forward time (speed-up), mode=default"].verdict is None

@@ -859,6 +859,9 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
     out += [f"## Verdicts: {len(by_claim)} claim{'s' if len(by_claim) != 1 else ''}, measured on {where}", ""]
     if not by_claim:
         out += [f"No row could be judged on {where}.", ""]
+    judged_benches = [b for b in data["benchmarks"] if any(r.bench is b for r in judged)]
+    for bench in judged_benches:                # a benchmark's own table, where its rows are verdicts
+        out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
     for cid in sorted(by_claim):
         out += _claim_heading(cid, claims.get(cid)) + _verdict_table(by_claim[cid]) + _details(by_claim[cid])
     ctx_by_claim: dict[str, list[Row]] = {}
@@ -880,7 +883,8 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             "skip with a reason elsewhere; rows measured on a comparable GPU become verdicts):", "",
             "```sh", GPU_COMMAND, "```", ""]
     for bench in data["benchmarks"]:
-        out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
+        if not any(bench is b for b in judged_benches):
+            out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
     if not ctx_by_claim:
         out += ["No context rows in this run.", ""]
     for cid in sorted(ctx_by_claim):
