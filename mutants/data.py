@@ -506,3 +506,11 @@ def imshow_zeroes_out_of_range():
         return original(self, X, *args, **kwargs)
 
     Axes.imshow = imshow
+
+
+@fault("data.too-many-open-files")
+def sharing_strategy_always_file_system():
+    """torch.multiprocessing.set_sharing_strategy ignores its argument and shares by file name
+    ('file_system'), so batches from workers hold no descriptor and no limit is ever reached."""
+    original = torch.multiprocessing.set_sharing_strategy
+    torch.multiprocessing.set_sharing_strategy = lambda strategy: original("file_system")

@@ -5,10 +5,12 @@ Sources: 002 §2.3, §4.2; 003 §2.2, §3.4, §4.2, §5.2; 004 §4.3; 000 §4.2.
 with workers is small and bounded by ``timeout=``; every spec checks that no worker
 process outlives it.  Throughput and memory figures are measured in bench_data.py.
 """
+import gc
 import inspect
 import os
 import random
 import re
+import resource
 import time
 import warnings
 
@@ -233,6 +235,63 @@ def test_pin_memory_returns_page_locked_batches_on_gpu_machines(num_workers):
     for xb, yb in loader:
         assert xb.is_pinned() and yb.is_pinned(), f"pin_memory=True gave unpinned tensors (num_workers={num_workers})"
         torch.testing.assert_close(xb.to("cuda", non_blocking=True).cpu(), xb)
+
+
+# --- open files ---------------------------------------------------------------------------
+
+class _Rows(Dataset):
+    def __len__(self):
+        return 400
+
+    def __getitem__(self, i):
+        return torch.full((4,), float(i))
+
+
+def _keep_every_batch(strategy, spare_descriptors=96):
+    """Load 400 one-sample batches from 4 forked workers and keep them all, with the descriptor
+    limit lowered to the ones open now plus ``spare_descriptors``, under a sharing strategy.
+    Returns (batches kept, None) or (batches kept, (error type, its context's type and errno, message))."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    previous = torch.multiprocessing.get_sharing_strategy()
+    kept, failure = [], None
+    try:
+        torch.multiprocessing.set_sharing_strategy(strategy)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + spare_descriptors, hard))
+        batches = iter(DataLoader(_Rows(), batch_size=1, num_workers=4, multiprocessing_context="fork",
+                                  timeout=WORKER_TIMEOUT))
+        try:
+            for batch in batches:
+                kept.append(batch)     # alive, and with it the descriptor of its shared storage
+        except RuntimeError as error:  # keep no reference to it: its traceback holds the workers
+            failure = (type(error).__name__, type(error.__context__).__name__,
+                       getattr(error.__context__, "errno", None), str(error))
+        loaded = len(kept)
+        kept.clear()
+        del batches
+        gc.collect()   # the failed iterator sits in a reference cycle: shut its workers down now
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        torch.multiprocessing.set_sharing_strategy(previous)
+    return loaded, failure
+
+
+@pytest.mark.slow
+@pytest.mark.claim("data.too-many-open-files")
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open descriptors in /proc (Linux)")
+def test_workers_run_out_of_descriptors_with_many_batches_alive_unless_file_system_sharing():
+    """Material: num_workers=4 loads faster but may fail with OSError: Too many open files.
+    True: every live batch from a worker holds a descriptor ('file_descriptor' strategy); under a
+    low limit DataLoader fails with that message (from OSError errno 24), 'file_system' does not."""
+    if "file_descriptor" not in torch.multiprocessing.get_all_sharing_strategies():
+        pytest.skip("this platform has no 'file_descriptor' sharing strategy (only Linux does)")
+    assert _keep_every_batch("file_system") == (400, None), (
+        "with set_sharing_strategy('file_system') the load should keep all 400 batches under the same limit")
+    loaded, failure = _keep_every_batch("file_descriptor")
+    assert failure is not None, f"all {loaded} batches stayed alive under a low descriptor limit, expected a failure"
+    kind, context, errno_, message = failure
+    assert "Too many open files" in message and (context, errno_) == ("OSError", 24), (
+        f"{kind}: {message!r} (during {context} errno {errno_}), expected 'Too many open files' from "
+        f"OSError errno 24 [DataLoader(num_workers=4), 400 batches kept]")
 
 
 # --- persistent workers and their shutdown ----------------------------------------------
