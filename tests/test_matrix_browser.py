@@ -16,15 +16,16 @@ CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.slow
 
 
-def _entry(cid, material, expected):
+def _entry(cid, material, expected, reason=""):
+    outcome = "skipped" if material == "not-measurable" else "reproduced" if material == expected else "changed"
     return {"topic": cid.split(".")[0], "verdict": "version-dependent" if cid.startswith("modules") else "confirmed",
-            "source": [], "material": material, "expected": expected,
-            "outcome": "reproduced" if material == expected else "changed", "reason": "", "tests": []}
+            "source": [], "material": material, "expected": expected, "outcome": outcome, "reason": reason, "tests": []}
 
 
 @pytest.fixture
 def page(tmp_path):
-    """A matrix of three releases: one claim flips on 2.6.0, two hold throughout."""
+    """A matrix of three releases: one claim flips on 2.6.0, two hold throughout (one of them not
+    measurable on 2.5.1)."""
     reports = []
     for version in ("2.5.1", "2.6.0", "2.14.1"):
         flipped = "right" if version == "2.5.1" else "wrong"
@@ -32,7 +33,9 @@ def page(tmp_path):
                         "python": "3.11.7", "platform": "Linux", "cuda": None, "device": "cpu", "claims": {
                             "modules.whole-model-torch-load": _entry("modules.whole-model-torch-load", flipped, flipped),
                             "tensors.view-shares-storage": _entry("tensors.view-shares-storage", "right", "right"),
-                            "autograd.detach-shares-storage": _entry("autograd.detach-shares-storage", "right", "right"),
+                            "autograd.detach-shares-storage": _entry(
+                                "autograd.detach-shares-storage", "not-measurable" if version == "2.5.1" else "right",
+                                "right", "needs CUDA: no GPU on this machine"),
                         }})
     path = tmp_path / "matrix.html"
     path.write_text(matrix.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
@@ -75,6 +78,12 @@ def test_filters_narrow_the_table_and_details_open_in_both_languages(page, brows
     Select(browser.find_element(By.ID, "topic")).select_by_visible_text("tensors")
     assert _shown(browser) == ["tensors.view-shares-storage"]
     Select(browser.find_element(By.ID, "topic")).select_by_index(0)
+
+    Select(browser.find_element(By.ID, "state")).select_by_value("not-measurable")
+    assert _shown(browser) == ["autograd.detach-shares-storage"]
+    cell = browser.find_element(By.CSS_SELECTOR, "td.not-measurable")
+    assert cell.text == "⊘1" and cell.get_attribute("title") == "needs CUDA: no GPU on this machine", cell.text
+    Select(browser.find_element(By.ID, "state")).select_by_index(0)
 
     browser.find_element(By.ID, "changed").click()
     assert _shown(browser) == ["modules.whole-model-torch-load"]

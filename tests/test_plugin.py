@@ -152,9 +152,17 @@ def test_a_chinese_locale_gives_the_chinese_scoreboard_and_lang_en_overrides_it(
     set_locale(monkeypatch, {var: "zh_CN.UTF-8"})
     out = run(scratch).stdout.str()
     assert "torchclaims 记分板" in out and "下一步" in out, f"{var}=zh_CN.UTF-8 gave:\n{out[-1500:]}"
-    assert "pytest specs/ --as-written --lang zh" in out, "a Chinese next command must keep the language"
+    assert "pytest specs/ --as-written\n" in out, "under a Chinese locale a next command needs no --lang"
     out = run(scratch, "--lang", "en").stdout.str()
     assert "torchclaims scoreboard" in out and "记分板" not in out, f"--lang en should override {var}"
+
+
+def test_the_next_commands_keep_lang_zh_where_the_locale_would_not(scratch):
+    out = run(scratch, "--lang", "zh").stdout.str()
+    nexts = out[out.index("下一步"):].splitlines()[1:]
+    commands = [line for line in nexts if "：pytest" in line or "：python" in line]
+    assert commands and all(line.endswith("--lang zh") for line in commands), \
+        f"every next command of a --lang zh run must keep --lang zh: {commands}"
 
 
 def test_the_english_scoreboard_names_lang_zh_once(scratch):
@@ -429,3 +437,24 @@ def test_a_spec_module_needing_another_torch_is_not_applicable(scratch):
     _, claims = _report(scratch)
     entry = claims["tensors.right"]
     assert entry["outcome"] == "not-applicable" and "torch 99" in entry["reason"], entry
+
+
+MEASURABLE_ON_99 = NEEDS_99.replace("needs_torch", "measurable_on").replace(
+    "the API appears in torch 99", "the API exists, but a CPU runner can measure it from torch 99 only")
+
+
+def test_a_spec_measurable_only_on_another_torch_is_not_measurable_here_never_not_applicable(scratch):
+    scratch.makepyfile(test_specs=MEASURABLE_ON_99)
+    result, claims = _report(scratch, "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*not measurable here on torch *: the spec needs torch>=99.0 (the API exists*"])
+    entry = claims["tensors.right"]
+    assert (entry["material"], entry["outcome"]) == ("not-measurable", "skipped"), entry
+    assert entry["tests"][0]["result"] == "not-measurable", entry["tests"]
+
+
+def test_a_spec_module_measurable_only_on_another_torch_is_not_measurable_here(scratch):
+    scratch.makepyfile(test_specs=REQUIRES_99.replace("require_torch", "require_measurable"))
+    _, claims = _report(scratch)
+    entry = claims["tensors.right"]
+    assert entry["material"] == "not-measurable" and "torch>=99.0" in entry["reason"], entry
