@@ -18,7 +18,7 @@ import re
 
 from . import catalog
 from .catalog import Claim
-from .strings import fill, translate
+from .strings import default_lang, fill, translate
 from .strings import table as strings
 
 SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "n/a", "skipped": "s", "pending": "?"}
@@ -191,11 +191,16 @@ def _next_steps(console, shown, t, lang) -> None:
     steps.append(("python -m torchclaims workbook init ~/wb", t["next_workbook"]))
     if lang == "en":
         steps.append(("pytest specs/ --lang zh", t["next_zh"]))
-    else:  # every command keeps the language, whether it came from --lang or the locale
+    elif lang != default_lang():  # every command keeps the language: --lang, unless the locale gives it
         steps = [(f"{command} --lang {lang}", what) for command, what in steps]
+    from rich.cells import cell_len
     console.print(t["next_title"])
     for command, what in steps:
-        _hang(console, "  ", t["next_step"].format(what=what, command=f"[bold]{command}[/bold]"))
+        if cell_len("  " + t["next_step"].format(what=what, command=command)) <= console.width:
+            _hang(console, "  ", t["next_step"].format(what=what, command=f"[bold]{command}[/bold]"))
+        else:  # a command is never broken across lines: it goes whole under its description
+            _hang(console, "  ", t["next_step"].format(what=what, command="").rstrip())
+            console.print(f"    [bold]{command}[/bold]", no_wrap=True, crop=False, overflow="ignore")
 
 
 def _loud(console, shown, t, lang, torch_version) -> None:

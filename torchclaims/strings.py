@@ -73,6 +73,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "skip_gpu": "needs CUDA: no GPU on this machine",
         "skip_heavy": "{heavy} spec: skipped by the quick run (use --full or -m {heavy})",
         "skip_na": "not applicable on torch {torch}: needs torch{range} ({why})",
+        "skip_not_checkable": "not checkable (the catalog's truth says why: python -m torchclaims show ID)",
         # ------------------------------------------------ command line
         "claims_count": "{n} {n:claim|claims}",
         "col_id": "id", "lang_hint": "in Chinese: add --lang zh (中文)",
@@ -165,6 +166,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "skip_gpu": "需要 CUDA：本机没有 GPU",
         "skip_heavy": "{heavy} 用例：快速模式下跳过（加 --full 或 -m {heavy} 运行）",
         "skip_na": "在 torch {torch} 上不适用：需要 torch{range}（{why}）",
+        "skip_not_checkable": "无法检验（原因见目录中的实际情况：python -m torchclaims show ID --lang zh）",
         "claims_count": "共 {n} 条论断",
         "col_id": "编号", "lang_hint": "中文：加 --lang zh",
         "unknown_claim": "没有这条论断 {name!r}{hint}",
@@ -252,7 +254,7 @@ def default_lang(environ=None) -> str:
 
 
 # the messages the tooling records in English and shows in the learner's language
-TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "stub")
+TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_not_checkable", "stub")
 
 
 def _pattern(template: str) -> re.Pattern:
