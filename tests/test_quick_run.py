@@ -1,0 +1,68 @@
+"""What keeps the quick run quick: an expected failure's traceback is rendered only when
+someone can read it, and seeding costs what seeding the generators that exist costs."""
+import pytest
+import torch
+
+import conftest as project_conftest
+
+from .test_plugin import SPECS, run, scratch  # noqa: F401  (the scratch fixture)
+
+
+def _call_reports(pytester, *args):
+    recorder = pytester.inline_run("-p", "torchclaims.plugin", "-p", "no:randomly", "-p", "no:cacheprovider", *args)
+    return {rep.nodeid.rsplit("::", 1)[-1]: rep
+            for rep in recorder.getreports("pytest_runtest_logreport") if rep.when == "call"}
+
+
+def test_an_xfailed_as_written_spec_reports_one_line_not_a_rendered_traceback(scratch):
+    """Nobody reads an xfailed spec's traceback in a plain run: its report carries one line
+    naming the spec's line and the failed check, and it still counts as xfailed."""
+    report = _call_reports(scratch)["test_wrong_as_written"]
+    assert hasattr(report, "wasxfail") and report.skipped, f"{report!r}: should still be an expected failure"
+    text = str(report.longrepr)
+    assert isinstance(report.longrepr, str), f"longrepr is a {type(report.longrepr).__name__}, should be one line of text"
+    lines = (scratch.path / "test_specs.py").read_text(encoding="utf-8").splitlines()
+    line = 1 + next(i for i, source in enumerate(lines) if "[1, 2][-1] == 1" in source)
+    assert text.startswith(f"test_specs.py:{line}: AssertionError: the material says the last element is the first"), (
+        f"{text!r}: should start with the failing line test_specs.py:{line} and the check's message")
+    assert "-v or --as-written" in text, f"{text!r}: should say how to see the traceback"
+
+
+@pytest.mark.parametrize("option", ["-v", "--runxfail"])
+def test_with_v_or_runxfail_the_expected_failure_gets_its_full_traceback(scratch, option):
+    """-v (or --runxfail, where it is a plain failure) renders the traceback pytest always rendered."""
+    report = _call_reports(scratch, option)["test_wrong_as_written"]
+    assert not isinstance(report.longrepr, str), f"{option}: longrepr {report.longrepr!r} should be pytest's rendered traceback"
+    assert "assert [1, 2][-1] == 1" in str(report.longrepr), f"{option}: the traceback should show the spec's source"
+
+
+def test_a_broken_as_written_spec_still_fails_with_its_full_traceback(scratch):
+    """A spec failing for a reason it does not declare is a loud failure, traceback included."""
+    scratch.makepyfile(test_specs=SPECS.replace("[1, 2][-1] == 1", "one == 1"))
+    report = _call_reports(scratch)["test_wrong_as_written"]
+    assert report.failed and not hasattr(report, "wasxfail"), f"{report!r}: a broken spec must fail"
+    assert "NameError" in str(report.longrepr) and "one == 1" in str(report.longrepr), str(report.longrepr)
+
+
+def test_as_written_mode_shows_the_traceback_of_the_materials_statement(scratch):
+    """--as-written runs the statements as plain tests: their failures print the source line."""
+    result = run(scratch, "--as-written")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.re_match_lines([r">\s+assert \[1, 2\]\[-1\] == 1", r"E\s+AssertionError: the material says"])
+
+
+def test_without_an_accelerator_the_seed_goes_to_the_cpu_generator_alone():
+    """torch.manual_seed queues a seed (and a captured stack) for every lazy backend; with
+    none present the guard seeds the CPU generator, which is all torch.manual_seed changes here."""
+    if project_conftest._has_accelerator():
+        assert project_conftest.seed_torch is torch.manual_seed, "with an accelerator every device must be seeded"
+        return
+    assert project_conftest.seed_torch == torch.default_generator.manual_seed, project_conftest.seed_torch
+    state = torch.random.get_rng_state()
+    try:
+        project_conftest.seed_torch(1234)
+        ours = torch.rand(4)
+        torch.manual_seed(1234)
+        assert torch.equal(ours, torch.rand(4)), "seed_torch(1234) and torch.manual_seed(1234) drew different numbers"
+    finally:
+        torch.random.set_rng_state(state)
