@@ -1,13 +1,11 @@
-"""Devices: the material's troubleshooting advice for host memory, out-of-memory errors and
-DataLoader workers.
+"""Devices: the material's troubleshooting advice for out-of-memory errors and DataLoader
+workers (pinned batches themselves are specified in test_data_workers.py and
+test_devices_processes.py).
 
-Sources: 000 §4.2, 002 §4.2, 003 §3.3, §4.2 (pin_memory=True gives page-locked batches),
-002 §5.1, 003 §5.1 (CUDA out of memory: pin_memory, no_grad, num_workers, batch_size),
+Sources: 002 §5.1, 003 §5.1 (CUDA out of memory: pin_memory, no_grad, num_workers, batch_size),
 000 §4.2 (BrokenPipeError from forked workers and CUDA).  Memory is counted in bytes that
 autograd saves, which is what a training step keeps on whatever device it runs.
 """
-import warnings
-
 import pytest
 import torch
 from torch import nn
@@ -15,19 +13,6 @@ from torch.utils.data import DataLoader, Dataset, TensorDataset
 
 from torchclaims.measure import saved_tensor_bytes
 from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
-
-
-# --- pin_memory --------------------------------------------------------------------------------
-
-@pytest.mark.skipif(torch.cuda.is_available(), reason="with CUDA the material's statement holds (see the gpu specs)")
-@pytest.mark.claim("devices.pin-memory-page-locked", as_written=True)
-def test_as_written_pin_memory_true_gives_page_locked_batches():
-    """Material: DataLoader(pin_memory=True) puts the batches in page-locked host memory."""
-    loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, pin_memory=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # 'no accelerator is found'
-        batch = next(iter(loader))[0]
-    assert batch.is_pinned(), "DataLoader(pin_memory=True) returned a batch that is not page-locked"
 
 
 # --- what fills memory in a training step ------------------------------------------------------

@@ -110,14 +110,6 @@ def test_as_tensor_shares_only_when_no_conversion_is_needed():
     assert from_list[0].item() == 1.0, "as_tensor(list) should copy the list's values"
 
 
-@pytest.mark.claim("tensors.as-tensor-shares", as_written=True)
-def test_as_written_as_tensor_always_shares_an_ndarray():
-    """Material: an ndarray given to as_tensor is shared.
-    True: not when a different dtype is requested."""
-    a = np.arange(3.0)
-    assert np.shares_memory(torch.as_tensor(a, dtype=torch.float32).numpy(), a)
-
-
 @pytest.mark.claim("tensors.empty-uninitialized")
 def test_empty_is_treated_as_uninitialized_memory():
     """Material: empty allocates without initializing; fill it with copy_().
