@@ -1,6 +1,7 @@
 """The benchmark report: its statistics, its direction-aware verdicts, the context section, the chart."""
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -555,3 +556,53 @@ def test_the_same_planted_gpu_run_on_a_consumer_gpu_judges_the_rtx_figure_instea
     rows = {r.entry["quantity"]: r for r in br.build_rows(data, {})}
     assert rows["planted AMP speed-up"].verdict is not None
     assert rows["ResNet-50 eager/compiled forward time (speed-up), mode=default"].verdict is None
+
+
+# ------------------------------------------------------------------ one source for every figure
+
+def _committed_rows():
+    claims = br.catalog.load()
+    return claims, [r for path in br.committed_results() for r in br.build_rows(br.load_results(path), claims)]
+
+
+def test_benchmarked_truths_quote_only_figures_the_committed_report_shows():
+    """A percentage or ratio a benchmarked claim's truth attributes to a benchmark is one of the report's."""
+    claims, rows = _committed_rows()
+    assert br.committed_results(), "no committed benchmark results under reports/bench/"
+    benchmarked = set(br.links.bench_links(br.catalog.ROOT / "benchmarks"))
+    problems = br.truth_figure_mismatches(claims, rows, benchmarked)
+    assert not problems, "catalog truths disagree with the committed benchmark report:\n" + "\n".join(problems)
+
+
+def test_a_truth_quoting_a_figure_the_report_does_not_show_is_found():
+    """The planted disagreements are the old truths: 29% where the report measures 0, +52% where it has 46%."""
+    from types import SimpleNamespace as Claim
+    _, rows = _committed_rows()
+    planted = {
+        "autograd.relu-inplace-reuses-storage": Claim(
+            truth="The 29% that benchmarks/bench_autograd.py reports for forward+backward comes from heap reuse.",
+            truth_zh="benchmarks/bench_autograd.py 报告 0% [0, 0]。"),
+        "modules.activation-checkpoint-saves-memory": Claim(
+            truth="Wrapping one of four layers saves about 21%. The benchmark measures 64% less memory and +52% time.",
+            truth_zh="基准测试测得时间增加 46% [41, 49]。"),
+        "tensors.empty-faster-than-zeros": Claim(
+            truth="bench_tensors.py measures 1.16x for 1e7 floats and over 1000x without writing; 4 x (Linear 8) is no ratio.",
+            truth_zh="benchmarks/bench_tensors.py 测得约 1.3 倍。"),
+    }
+    problems = br.truth_figure_mismatches(planted, rows, set(planted))
+    assert len(problems) == 3, "\n".join(problems)
+    assert any("relu-inplace-reuses-storage truth: quotes '29%'" in p for p in problems), problems
+    assert any("activation-checkpoint-saves-memory truth: quotes '+52%'" in p and "46.2" in p for p in problems), problems
+    assert any("empty-faster-than-zeros truth_zh: quotes '1.3 倍'" in p for p in problems), problems
+    assert not any("21%" in p for p in problems), "a clause that names no benchmark is the specs' figure"
+
+
+def test_the_committed_report_is_rendered_from_the_committed_results(tmp_path):
+    """report.md is what bench-report makes of cpu.json today (after a rule or catalog change,
+    regenerate it: python -m torchclaims bench-report reports/bench/cpu.json -o reports/bench)."""
+    source = br.catalog.ROOT / "reports" / "bench" / "cpu.json"
+    committed = (source.parent / "report.md").read_text(encoding="utf-8")
+    fresh = br.render_markdown(br.load_results(source), source, "report.png")
+    stamp = re.compile(r"Rendered \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+    assert stamp.sub("Rendered", fresh) == stamp.sub("Rendered", committed), (
+        "reports/bench/report.md is stale: python -m torchclaims bench-report reports/bench/cpu.json -o reports/bench")
