@@ -1,4 +1,5 @@
 """The hollow-spec and label lints of ``python -m torchclaims check``, on planted bad examples."""
+import dataclasses
 import textwrap
 
 import pytest
@@ -317,3 +318,22 @@ def _cuda_tensor():
 ])
 def test_a_gpu_only_truth_says_what_needs_cuda(tmp_path, truth, truth_zh, found):
     assert label_kinds([gpu_claim(truth=truth, truth_zh=truth_zh)], *project(tmp_path)) == found
+
+
+def test_an_as_written_spec_of_a_confirmed_claim_is_found(tmp_path):
+    """A partly claim relabelled confirmed loses its as-written spec; one left behind is found."""
+    spec = '''
+        import pytest, torch
+        @pytest.mark.claim("tensors.x")
+        def test_truth():
+            assert torch.ones(2).t().shape == (2,)
+        @pytest.mark.claim("tensors.x", as_written=True)
+        def test_as_written():
+            assert torch.ones(2).t().shape == (1, 2)
+    '''
+    confirmed = claim(verdict="confirmed", truth="Right.", truth_zh="对。")
+    found = lint.label_findings({"tensors.x": confirmed}, *project(tmp_path, spec))
+    assert [f.kind for f in found] == ["as-written-on-a-right-claim"]
+    assert "specs/test_x.py::test_as_written" in found[0].message
+    in_range = dataclasses.replace(confirmed, verdict="version-dependent", versions="<2.0")
+    assert label_kinds([in_range], tmp_path / "specs", tmp_path / "benchmarks") == []

@@ -30,6 +30,10 @@ Label lint (``label_findings``), over the catalog, the spec links and ``benchmar
   makes it checkable, so the verdict follows from what the spec shows.
 - ``gpu-only-runs-on-cpu``: a gpu-only claim with a truth spec that is not marked ``gpu`` (or
   skipped when CUDA is absent): the spec settles it on CPU, so the claim is not gpu-only.
+- ``as-written-on-a-right-claim``: an as-written spec (the material's statement, expected to
+  fail) linked to a claim the catalog calls right everywhere (confirmed, with no ``versions``
+  range): the spec contradicts the label; one of the two is wrong (a relabel from partly to
+  confirmed removes the as-written spec).
 - ``gpu-only-spec-without-cuda``: a gpu-guarded truth spec of a gpu-only claim that touches no
   CUDA at all (no ``cuda`` name, attribute or device string in it or the helpers it calls): it
   would run unchanged on a CPU, so the claim is checkable here and the guard only hides it.
@@ -427,6 +431,10 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     linked = links.spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
+        written = [name for name, as_written in linked.get(c.id, []) if as_written]
+        if c.verdict == "confirmed" and not c.versions and written:
+            findings.append(Finding(where, 0, "as-written-on-a-right-claim",
+                                    f"{c.id} is confirmed but {written[0]} encodes the material as wrong"))
         if c.verdict == "not-checkable":
             bench = f"benchmarks/{measured[c.id]}" if c.id in measured else None
             if bench:
