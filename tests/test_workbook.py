@@ -388,6 +388,7 @@ def test_learn_shows_only_the_first_failing_lesson(tmp_path):
                      f'File "{wb / "strides.py"}", line', f"NotImplementedError: {first.label}: write",
                      f"progress: 0/{len(LESSONS)} lessons, 0%"):
         assert fragment in text, f"--learn output lacks {fragment!r}:\n{text}"
+    assert text.count("--lang zh") == 1, f"the English lesson should name --lang zh once:\n{text}"
     for absent in ("Lesson 02", "short test summary", "scoreboard", "def test_", "conftest.py", "_pytest"):
         assert absent not in text, f"--learn output shows {absent!r}:\n{text}"
     progress = json.loads((wb / workbook.PROGRESS_FILE).read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ from . import anchors, catalog, lint
 from . import links as _links
 from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
 from .links import file_links  # noqa: F401
-from .strings import default_lang, text
+from .strings import default_lang, fill, text
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
@@ -225,8 +225,8 @@ def cmd_check(args) -> int:
     for p in problems:
         print(p)
     counts = {v: sum(c.verdict == v for c in claims.values()) for v in catalog.VERDICTS}
-    print(f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-          + f"; {len(problems)} problems")
+    print(fill("{n} {n:claim|claims}: ", n=len(claims)) + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+          + fill("; {n} {n:problem|problems}", n=len(problems)))
     return 1 if problems else 0
 
 
