@@ -425,6 +425,18 @@ def test_a_syntax_error_in_the_learners_file_is_shown_with_its_file_and_line(tmp
     assert "no frame in your files" not in out, out
 
 
+def test_a_check_of_the_spec_that_fails_shows_the_spec_line(tmp_path):
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS)
+    source = (wb / "strides.py").read_text(encoding="utf-8")
+    stub = 'raise NotImplementedError("Lesson 01 (contiguous-strides): write strides.contiguous_strides")'
+    assert stub in source
+    (wb / "strides.py").write_text(source.replace(stub, "return ()"), encoding="utf-8")  # a wrong answer
+    out = learn_output(wb).stdout
+    assert "the spec's own check failed, here" in out, out
+    assert 'File "specs/test_tensors_reference.py", line' in out, out
+
+
 def test_an_error_the_spec_meets_in_the_learners_model_shows_the_spec_line(tmp_path):
     """Lesson 20's spec reads classifier[0].weight: a classifier that starts with Flatten
     fails inside the spec, and the learner is shown that line, not just "no frame"."""
