@@ -606,3 +606,30 @@ def test_the_committed_report_is_rendered_from_the_committed_results(tmp_path):
     stamp = re.compile(r"Rendered \d{4}-\d\d-\d\d \d\d:\d\d UTC")
     assert stamp.sub("Rendered", fresh) == stamp.sub("Rendered", committed), (
         "reports/bench/report.md is stale: python -m torchclaims bench-report reports/bench/cpu.json -o reports/bench")
+
+
+@pytest.mark.slow
+def test_the_gpu_run_commands_work_where_cuda_is_absent(tmp_path):
+    """The GPU run's two commands, on this machine: every gpu benchmark skips with its reason, the
+    results file is still written (pytest-benchmark writes none when nothing ran) and rendered."""
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA: the gpu benchmarks would run for minutes")
+    root = br.catalog.ROOT
+    results = tmp_path / "gpu.json"
+    run = subprocess.run([sys.executable, "-m", "pytest", "benchmarks/", "-m", "gpu", "--benchmark-only", "-p", "no:xdist",
+                          "-p", "no:randomly", "--benchmark-json", str(results), "-q", "-rs"],
+                         capture_output=True, text=True, cwd=root, timeout=300,
+                         env={**br.os.environ, "TORCHCLAIMS_BENCH_SETTLE_S": "0"})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "passed" not in run.stdout.splitlines()[-1], "a gpu benchmark ran without CUDA"
+    data = json.loads(results.read_text(encoding="utf-8"))
+    assert data["benchmarks"] == [] and data["machine_info"]["torch"]["cuda_device"] is None
+    names = {s["name"].split("::")[-1] for s in data["skipped"]}
+    assert {"test_resnet50_gpu", "test_amp_training_speedup", "test_amp_training_memory",
+            "test_pinned_vs_pageable_host_to_device"} <= names, names
+    assert all(s["reason"] == "needs CUDA: no GPU on this machine" for s in data["skipped"]), data["skipped"]
+    done = _cli(str(results), "-o", str(tmp_path / "bench"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "bench" / "report.md").read_text(encoding="utf-8")
+    assert "4 benchmarks skipped in this run" in text and "needs CUDA: no GPU on this machine" in text
