@@ -745,7 +745,7 @@ def adam_none_grad_step_counted():
     adam._init_group = _init_group
 
 
-@fault("modules.zero-grad-each-step", "autograd.grad-accumulates")
+@fault("modules.zero-grad-each-step", "autograd.grad-accumulates", "autograd.zero-grad-order-004")
 def optimizer_zero_grad_first_group_only():
     """Optimizer.zero_grad clears the gradients of the first parameter group only; the other
     groups keep accumulating."""

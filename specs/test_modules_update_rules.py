@@ -361,6 +361,7 @@ LOOPS = {
 
 @pytest.mark.claim("modules.zero-grad-each-step")
 @pytest.mark.claim("autograd.grad-accumulates")
+@pytest.mark.claim("autograd.zero-grad-order-004")
 @pytest.mark.parametrize("loop", list(LOOPS))
 def test_training_loops_accumulate_and_clear_gradients_as_written_out(loop):
     """Material: without zero_grad() before backward the gradients add up across batches.  True:
@@ -382,7 +383,8 @@ ACTIONS = st.one_of(
 def test_any_loop_of_backward_zero_grad_and_step_matches_the_accumulation_rule(actions):
     """Material: gradients accumulate until zero_grad() clears them.  True: for any order of
     backward, zero_grad (to None or to zeros) and step, in two parameter groups."""
-    run_loop(actions)
+    with reproduce(f"from test_modules_update_rules import run_loop\nrun_loop({actions!r})"):
+        run_loop(actions)
 
 
 # --- StepLR -----------------------------------------------------------------------------------
@@ -468,8 +470,11 @@ def test_steplr_resumed_from_both_state_dicts_continues_the_closed_form(base_lrs
     """Material: restore the optimizer's (and the scheduler's) state to resume.  True: loaded into
     fresh objects, both state dicts continue the schedule of every group exactly where it was."""
     resume_at = data.draw(st.integers(1, epochs - 1), label="resume at epoch")
-    saved, at_resume = steplr_case(base_lrs, gamma, step_size, epochs, resume_at)
-    resume_steplr(saved, at_resume, base_lrs, gamma, step_size, epochs, resume_at)
+    with reproduce(f"from test_modules_update_rules import steplr_case, resume_steplr\n"
+                   f"case = ({base_lrs!r}, {gamma!r}, {step_size!r}, {epochs!r}, {resume_at!r})\n"
+                   f"resume_steplr(*steplr_case(*case), *case)"):
+        saved, at_resume = steplr_case(base_lrs, gamma, step_size, epochs, resume_at)
+        resume_steplr(saved, at_resume, base_lrs, gamma, step_size, epochs, resume_at)
 
 
 # --- BatchNorm running statistics ----------------------------------------------------------------

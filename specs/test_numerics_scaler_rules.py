@@ -179,7 +179,7 @@ def test_gradscaler_matches_its_documented_rule_for_drawn_factors_and_steps(sett
     """Material: the scaler scales the loss and update() adjusts the scale.  True: for any factors,
     growth_interval and sequence of clean, inf and nan steps, resumed or not, the documented rule."""
     resume_at = data.draw(st.none() | st.integers(2, len(steps)), label="resume before step")
-    code = (f"# GradScaler('cpu', init_scale, growth_factor, backoff_factor, growth_interval) = {settings}\n"
-            f"# steps = {steps}\n# resumed from its state dict before step {resume_at}")
+    # settings: GradScaler('cpu', init_scale, growth_factor, backoff_factor, growth_interval)
+    code = f"from test_numerics_scaler_rules import run_scaler\nrun_scaler({settings!r}, {steps!r}, resume_at={resume_at!r})"
     with reproduce(code):
         run_scaler(settings, steps, resume_at)
