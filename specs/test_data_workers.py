@@ -281,7 +281,7 @@ def _keep_every_batch(strategy, spare_descriptors=96):
 def test_workers_run_out_of_descriptors_with_many_batches_alive_unless_file_system_sharing():
     """Material: num_workers=4 loads faster but may fail with OSError: Too many open files.
     True: every live batch from a worker holds a descriptor ('file_descriptor' strategy); under a
-    low limit DataLoader fails with that message (from OSError errno 24), 'file_system' does not."""
+    low limit DataLoader fails, raising RuntimeError in place of the OSError errno 24; 'file_system' does not."""
     if "file_descriptor" not in torch.multiprocessing.get_all_sharing_strategies():
         pytest.skip("this platform has no 'file_descriptor' sharing strategy (only Linux does)")
     assert _keep_every_batch("file_system") == (400, None), (
@@ -289,9 +289,21 @@ def test_workers_run_out_of_descriptors_with_many_batches_alive_unless_file_syst
     loaded, failure = _keep_every_batch("file_descriptor")
     assert failure is not None, f"all {loaded} batches stayed alive under a low descriptor limit, expected a failure"
     kind, context, errno_, message = failure
-    assert "Too many open files" in message and (context, errno_) == ("OSError", 24), (
-        f"{kind}: {message!r} (during {context} errno {errno_}), expected 'Too many open files' from "
-        f"OSError errno 24 [DataLoader(num_workers=4), 400 batches kept]")
+    assert (kind, context, errno_) == ("RuntimeError", "OSError", 24) and "Too many open files" in message, (
+        f"{kind}: {message!r} (during {context} errno {errno_}), expected RuntimeError 'Too many open files' "
+        f"raised while handling OSError errno 24 [DataLoader(num_workers=4), 400 batches kept]")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("data.too-many-open-files", as_written=True)
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open descriptors in /proc (Linux)")
+def test_as_written_workers_fail_with_os_error_too_many_open_files():
+    """Material: the failure is OSError: Too many open files."""
+    if "file_descriptor" not in torch.multiprocessing.get_all_sharing_strategies():
+        pytest.skip("this platform has no 'file_descriptor' sharing strategy (only Linux does)")
+    loaded, failure = _keep_every_batch("file_descriptor")
+    assert failure is not None and failure[0] == "OSError", (
+        f"after {loaded} batches the loader raised {failure and failure[0]}, not OSError: {failure and failure[3]!r}")
 
 
 # --- persistent workers and their shutdown ----------------------------------------------
