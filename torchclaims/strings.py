@@ -26,7 +26,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "not-checkable": "not-checkable", "pending": "pending",
         # the material's verdict measured on this torch (outcomes.MATERIAL)
         "m:right": "right", "m:wrong": "wrong", "m:partly": "partly", "m:contradiction": "contradiction",
-        "m:broken": "broken spec", "m:not-applicable": "n/a", "m:skipped": "not run",
+        "m:broken": "broken spec", "m:not-applicable": "n/a", "m:not-measurable": "not measurable",
+        "m:skipped": "not run",
         # outcomes (outcomes.OUTCOMES)
         "reproduced": "reproduced", "changed": "CHANGED", "broken": "BROKEN", "not-applicable": "n/a",
         "skipped": "skipped",
@@ -126,7 +127,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "version-dependent": "随版本", "gpu-only": "仅GPU",
         "not-checkable": "无法检验", "pending": "待核实",
         "m:right": "正确", "m:wrong": "错误", "m:partly": "部分正确", "m:contradiction": "自相矛盾",
-        "m:broken": "用例损坏", "m:not-applicable": "不适用", "m:skipped": "未运行",
+        "m:broken": "用例损坏", "m:not-applicable": "不适用", "m:not-measurable": "无法测量", "m:skipped": "未运行",
         "reproduced": "已复现", "changed": "已改变", "broken": "用例损坏", "not-applicable": "不适用",
         "skipped": "跳过",
         "says": "资料的说法", "truth": "实际情况", "source": "出处",
