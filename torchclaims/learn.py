@@ -70,18 +70,16 @@ class LearnPlugin:
 
     def __init__(self, config):
         self.config = config
+        t = _text(config.getoption("--lang"))
         if not (config.getoption("--impl") or os.environ.get(ENV_VAR)):
-            raise pytest.UsageError(
-                "--learn needs a workbook: add --impl DIR (or set TORCHCLAIMS_IMPL); "
-                "create one with python -m torchclaims workbook init DIR")
+            raise pytest.UsageError(t["needs_impl"])
         self.impl = config.stash[IMPL]
         if self.impl.is_reference:
-            raise pytest.UsageError("--learn runs against a workbook, not reference_impl/ itself; "
-                                    "create one with python -m torchclaims workbook init DIR")
+            raise pytest.UsageError(t["not_reference"])
         if problem := workbook.workbook_problem(self.impl.root, config.getoption("--lang")):
             raise pytest.UsageError(problem)  # before a lesson runs or a progress file is written there
         if getattr(config.option, "numprocesses", None):
-            raise pytest.UsageError("--learn runs the lessons in order: drop -n")
+            raise pytest.UsageError(t["no_xdist"])
         try:
             self.lessons = workbook.load_lessons(claims=config.stash[CATALOG])
         except workbook.ManifestError as exc:

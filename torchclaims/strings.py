@@ -101,6 +101,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_incomplete": ("{dir}: the workbook lacks {files}; python -m torchclaims workbook init {dir} "
                           "writes what is missing and keeps your files"),
         "wb_chain": "[{label} is next: running it]",
+        "wb_not_folder": "{dir} exists and is not a folder",
+        "wb_is_reference": "{dir} is reference_impl/ itself, not a workbook",
+        "wb_no_command": "workbook: give a command: init DIR, status DIR, learn DIR or watch DIR",
+        "learn_needs_impl": ("--learn needs a workbook: add --impl DIR (or set TORCHCLAIMS_IMPL); "
+                             "create one with python -m torchclaims workbook init DIR"),
+        "learn_not_reference": ("--learn runs against a workbook, not reference_impl/ itself; "
+                                "create one with python -m torchclaims workbook init DIR"),
+        "learn_no_xdist": "--learn runs the lessons in order: drop -n",
         "stub": "{label}: write {function}",
         "lesson_label": "Lesson {number} ({name})",
         "wb_progress_bad": "{path}: not a progress file ({why}); delete it, the next run writes a new one",
@@ -190,6 +198,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "wb_not_workbook": "{dir} 不是练习册（其中没有练习册的任何文件）；请在新文件夹中用 python -m torchclaims workbook init DIR --lang zh 创建",
         "wb_incomplete": "{dir}：练习册缺少 {files}；python -m torchclaims workbook init {dir} --lang zh 会补上缺少的文件，并保留你的文件",
         "wb_chain": "[接下来是 {label}：开始运行]",
+        "wb_not_folder": "{dir} 已存在，但不是文件夹",
+        "wb_is_reference": "{dir} 是 reference_impl/ 本身，不是练习册",
+        "wb_no_command": "workbook：请给出命令：init DIR、status DIR、learn DIR 或 watch DIR",
+        "learn_needs_impl": ("--learn 需要一个练习册：加 --impl DIR（或设置 TORCHCLAIMS_IMPL）；"
+                             "用 python -m torchclaims workbook init DIR --lang zh 创建"),
+        "learn_not_reference": ("--learn 针对练习册运行，而不是 reference_impl/ 本身；"
+                                "用 python -m torchclaims workbook init DIR --lang zh 创建"),
+        "learn_no_xdist": "--learn 按顺序运行各课：请去掉 -n",
         "stub": "{label}：请编写 {function}",
         "lesson_label": "第 {number} 课（{name}）",
         "wb_progress_bad": "{path}：不是进度文件（{why}）；删除它即可，下次运行会重新生成",

@@ -374,7 +374,7 @@ def _workbook_dir(path: str, must_exist: bool = True, lang: str = "en") -> pathl
     if must_exist and not root.is_dir():
         raise UsageError(text(lang, "wb_missing", dir=path))
     if root == REFERENCE_DIR.resolve():
-        raise UsageError(f"{path} is reference_impl/ itself, not a workbook")
+        raise UsageError(text(lang, "wb_is_reference", dir=path))
     if must_exist and (problem := workbook_problem(root, lang, shown=path)):
         raise UsageError(problem)
     return root
@@ -388,13 +388,13 @@ def _lessons() -> list[Lesson]:
 
 
 def cmd_init(args) -> int:
-    root = _workbook_dir(args.dir, must_exist=False)
+    lang = args.lang
+    root = _workbook_dir(args.dir, must_exist=False, lang=lang)
     if root.exists() and not root.is_dir():
-        raise UsageError(f"{args.dir} exists and is not a folder")
+        raise UsageError(text(lang, "wb_not_folder", dir=args.dir))
     lessons = _lessons()
     written, kept = write_workbook(root, lessons)
     n_ex = sum(len(l.functions) for l in lessons)
-    lang = args.lang
     print(text(lang, "wb_created", root=root, n=len(lessons), k=n_ex))
     if written:
         print(text(lang, "wb_wrote", n=len(written), files=", ".join(written)))
@@ -548,7 +548,7 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        raise UsageError("workbook: give a command: init DIR, status DIR, learn DIR or watch DIR")
+        raise UsageError(text(default_lang(), "wb_no_command"))
     return args.func(args)
 
 
