@@ -47,6 +47,67 @@ def _peak_growth_mb(step, rounds: int) -> list[float]:
     return peaks
 
 
+def resnet50():
+    """(torchvision's ResNet-50 with random weights, "torchvision"), or where torchvision is not
+    installed (a GPU machine with only its own torch) the same architecture written out here:
+    the bottleneck blocks of torchvision.models.resnet50, layer for layer and parameter for
+    parameter (tests/test_bench_report.py compares the two)."""
+    try:
+        import torchvision
+    except ImportError:
+        return _ResNet50(), "the same architecture written out in compile_worker.py (no torchvision here)"
+    return torchvision.models.resnet50(weights=None), "torchvision.models.resnet50"
+
+
+def _ResNet50():
+    from torch import nn
+
+    class Bottleneck(nn.Module):
+        def __init__(self, inplanes, planes, stride):
+            super().__init__()
+            width, out = planes, planes * 4
+            self.conv1 = nn.Conv2d(inplanes, width, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(width)
+            self.conv2 = nn.Conv2d(width, width, 3, stride, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(width)
+            self.conv3 = nn.Conv2d(width, out, 1, bias=False)
+            self.bn3 = nn.BatchNorm2d(out)
+            self.relu = nn.ReLU(inplace=True)
+            self.downsample = (nn.Sequential(nn.Conv2d(inplanes, out, 1, stride, bias=False), nn.BatchNorm2d(out))
+                               if stride != 1 or inplanes != out else None)
+
+        def forward(self, x):
+            identity = x if self.downsample is None else self.downsample(x)
+            y = self.relu(self.bn1(self.conv1(x)))
+            y = self.relu(self.bn2(self.conv2(y)))
+            return self.relu(self.bn3(self.conv3(y)) + identity)
+
+    class ResNet50(nn.Module):
+        def __init__(self, num_classes=1000):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
+            self.bn1 = nn.BatchNorm2d(64)
+            self.relu = nn.ReLU(inplace=True)
+            self.maxpool = nn.MaxPool2d(3, 2, 1)
+            inplanes, layers = 64, []
+            for planes, blocks, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+                stage = []
+                for i in range(blocks):
+                    stage.append(Bottleneck(inplanes, planes, stride if i == 0 else 1))
+                    inplanes = planes * 4
+                layers.append(nn.Sequential(*stage))
+            self.layer1, self.layer2, self.layer3, self.layer4 = layers
+            self.avgpool = nn.AdaptiveAvgPool2d(1)
+            self.fc = nn.Linear(2048, num_classes)
+
+        def forward(self, x):
+            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+            x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+            return self.fc(self.avgpool(x).flatten(1))
+
+    return ResNet50()
+
+
 def _cuda_peak_gb(step, rounds: int, device) -> list[float]:
     """Peak allocated CUDA memory over one call (GB), ``rounds`` times."""
     import torch
@@ -94,7 +155,6 @@ def main(argv: list[str]) -> int:
 def measure(args) -> int:
     import torch
     import torch._dynamo
-    import torchvision
     from torch.utils import benchmark as tbench
 
     threads = torch.get_num_threads()
@@ -103,7 +163,8 @@ def measure(args) -> int:
     if cuda:
         torch.ones(1, device=device)               # the CUDA context, outside every timing
     torch.manual_seed(0)
-    model = torchvision.models.resnet50(weights=None).eval().to(device)
+    model, source = resnet50()
+    model = model.eval().to(device)
     x = torch.randn(args.batch, 3, args.image, args.image, device=device)
 
     def synchronised(fn):
@@ -128,7 +189,7 @@ def measure(args) -> int:
 
     # Inductor's one-off start-up in a process (compile workers, toolchain checks), apart.
     tiny = torch.compile(lambda t: torch.relu(t) * 2 + 1)
-    _, start_up = _timed(lambda: tiny(torch.randn(16)))
+    _, start_up = _timed(lambda: tiny(torch.randn(16, device=device)))
     torch._dynamo.reset()
 
     compiled_model = torch.compile(model, mode=args.mode)
@@ -176,7 +237,7 @@ def measure(args) -> int:
     steady = sorted(samples["compiled"])[len(samples["compiled"]) // 2]
     eager_steady = sorted(samples["eager"])[len(samples["eager"]) // 2]
     print(json.dumps({
-        "mode": args.mode, "threads": threads, "batch": args.batch, "image": args.image,
+        "mode": args.mode, "model": source, "threads": threads, "batch": args.batch, "image": args.image,
         "eager_s": samples["eager"], "compiled_s": samples["compiled"],
         "eager_first_call_s": eager_first, "eager_start_up_s": max(0.0, eager_first - eager_steady),
         "inductor_start_up_s": start_up,

@@ -633,3 +633,18 @@ def test_the_gpu_run_commands_work_where_cuda_is_absent(tmp_path):
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "bench" / "report.md").read_text(encoding="utf-8")
     assert "4 benchmarks skipped in this run" in text and "needs CUDA: no GPU on this machine" in text
+
+
+def test_the_workers_own_resnet50_is_torchvisions_layer_for_layer():
+    """Where a GPU machine has no torchvision, compile_worker.py builds ResNet-50 itself: the same
+    parameter and buffer names and shapes, and (same weights) the same output."""
+    torch = pytest.importorskip("torch")
+    torchvision = pytest.importorskip("torchvision")
+    worker = _benchmarks_module("compile_worker.py")
+    ours, theirs = worker._ResNet50().eval(), torchvision.models.resnet50(weights=None).eval()
+    shapes = lambda m: {k: tuple(v.shape) for k, v in m.state_dict().items()}
+    assert shapes(ours) == shapes(theirs), sorted(set(shapes(ours)) ^ set(shapes(theirs)))[:5]
+    ours.load_state_dict(theirs.state_dict())
+    x = torch.randn(1, 3, 64, 64, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        torch.testing.assert_close(ours(x), theirs(x))
