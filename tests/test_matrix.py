@@ -220,7 +220,7 @@ def test_a_report_is_rederived_from_its_spec_results_with_the_current_catalog():
     stale = {"topic": "modules", "verdict": "refuted", "source": [], "material": "wrong", "expected": "wrong",
              "outcome": "reproduced", "reason": "", "tests": tests}
     for version, outcome in (("2.5.1", "reproduced"), ("2.6.0", "changed")):
-        r = matrix.rederive(report(version, {cid: stale}), claims)
+        r = matrix.rederive(report(version, {cid: stale}), claims, links={})
         e = r["claims"][cid]
         assert (e["material"], e["outcome"], e["verdict"]) == ("right", outcome, claims[cid].verdict), (version, e)
 
@@ -448,3 +448,19 @@ def test_a_write_that_fails_halfway_leaves_the_old_file_and_no_temporary(reports
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("history", ".history"))) == [
         "history.html", "history.md"], "the temporary file is removed"
     assert stem.with_suffix(".md").read_text(encoding="utf-8") == "old"
+
+
+def test_results_of_a_spec_that_no_longer_checks_the_claim_do_not_count():
+    """Planted: a report ran an as-written spec that a label audit has since removed (the claim is
+    confirmed today); its failure must not make the material wrong there."""
+    claims = catalog.load()
+    cid = next(c.id for c in claims.values() if c.verdict == "confirmed")
+    tests = [{"id": "specs/t.py::test_truth", "as_written": False, "status": "passed", "result": "held", "reason": ""},
+             {"id": "specs/t.py::test_as_written", "as_written": True, "status": "xfailed", "result": "failed",
+              "reason": ""}]
+    stale = dict(entry("wrong", "right"), tests=tests)
+    today = {cid: [("specs/t.py::test_truth", False)]}
+    e = matrix.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links=today)["claims"][cid]
+    assert e["material"] == "right", e
+    e = matrix.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links={})["claims"][cid]
+    assert e["material"] == "wrong", "with no links known every result counts"

@@ -113,17 +113,21 @@ def rederive(report: dict, claims: dict, links: dict | None = None) -> dict:
     """The report's verdicts recomputed from its per-spec results with today's rule and catalog
     (``outcomes.classify``, ``outcomes.skip_kind``): a ``versions`` range fixed after a run, or a
     refined rule, applies to every committed report alike. What the specs did on that release is
-    never changed. A claim the report did not measure, whose spec today did not exist yet at the
-    report's commit, is not measurable there: ``NEWER`` (``links``: today's claim links, read
-    from specs/ when None)."""
+    never changed, but the results of a spec that no longer checks the claim the same way (removed,
+    or its ``as_written`` changed: a label audit turned a partly claim confirmed and dropped its
+    as-written spec) no longer count: only today's specs speak, as wpt.fyi compares only runs of
+    one test revision. A claim the report did not measure, whose spec today did not exist yet at
+    the report's commit, is not measurable there: ``NEWER`` (``links``: today's claim links, read
+    from specs/ when None; ``{}`` keeps every result and looks for no newer spec)."""
     if links is None:
         links = current_links() if claims else {}
     for cid, entry in report["claims"].items():
         claim = claims.get(cid)
         if claim is None:
             continue
+        today = {(name, as_written) for name, as_written in links.get(cid, [])}
         tests = [outcomes.TestResult(t["id"], t["as_written"], t["status"], _result(t), t.get("reason", ""))
-                 for t in entry["tests"]]
+                 for t in entry["tests"] if not links or (t["id"].split("[")[0], t["as_written"]) in today]
         o = outcomes.classify(claim, tests, report["torch"])
         material, outcome, reason = o.material, o.outcome, o.reason
         if material in UNMEASURED:
