@@ -663,3 +663,17 @@ def test_the_committed_rows_follow_the_one_rule(quantity, word):
     _, rows = _committed_rows()
     [row] = [r for r in rows if r.entry.get("quantity") == quantity]
     assert row.verdict.word == word, f"{quantity}: {row.figure.value} {row.figure.ci} -> {row.verdict}, expected {word}"
+
+
+def test_without_o_an_existing_report_is_never_replaced_and_nothing_half_written_is_left(tmp_path):
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps(_results([_pair(2.0, claim="tensors.empty-faster-than-zeros")])))
+    (tmp_path / "report.md").write_text("a report someone keeps\n", encoding="utf-8")
+    refused = _cli(str(results), cwd=tmp_path)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "pass -o" in refused.stderr
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == "a report someone keeps\n"
+    asked = _cli(str(results), "-o", str(tmp_path), cwd=tmp_path)
+    assert asked.returncode == 0, asked.stderr
+    assert "tensors.empty-faster-than-zeros" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "report.md", "report.png"], "temporary files left"
