@@ -677,3 +677,40 @@ def test_without_o_an_existing_report_is_never_replaced_and_nothing_half_written
     assert asked.returncode == 0, asked.stderr
     assert "tensors.empty-faster-than-zeros" in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "report.md", "report.png"], "temporary files left"
+
+
+def test_the_gpu_benchmark_turns_its_workers_output_into_rows(monkeypatch):
+    """test_resnet50_gpu's own body, run here with planted worker output (FIXTURE: no GPU is used):
+    the worker command asks for CUDA and no warm compile, the bounds share one budget, and the
+    rows name the device."""
+    bench = _benchmarks_module("bench_compile.py")
+    calls = []
+
+    def planted_worker(mode, limit, *extra, batch):
+        calls.append((mode, limit, extra, batch))
+        if mode == "max-autotune":
+            return None, limit, f"was stopped after {limit:.0f} s (the bound)"
+        eager = [0.02] * 21
+        return ({"eager_s": eager, "compiled_s": [0.015] * 21, "eager_start_up_s": 0.3, "inductor_start_up_s": 2.0,
+                 "cold_compile_s": 35.0, "warm_compile_s": None, "max_abs_output": 9.0, "model": "planted",
+                 "eager_peak_gb": [1.0] * 6, "compiled_peak_gb": [1.1] * 6}, 50.0, "")
+
+    class Benchmark:
+        extra_info = {}
+
+        def pedantic(self, fn, rounds, iterations):
+            fn()
+
+    monkeypatch.setattr(bench, "_run_worker", planted_worker)
+    monkeypatch.setattr(bench.torch.cuda, "get_device_name", lambda index=0: "NVIDIA H200")
+    recorded = Benchmark()
+    bench.test_resnet50_gpu(recorded)
+    assert [c[0] for c in calls] == ["default", "max-autotune"]
+    assert all(c[2] == ("--device", "cuda", "--no-warm") and c[3] == bench.GPU_BATCH for c in calls), calls
+    assert calls[1][1] <= bench.GPU_LIMITS_S["max-autotune"]
+    rows = [recorded.extra_info, *recorded.extra_info["more"]]
+    assert all(r["device"] == "NVIDIA H200" for r in rows), rows
+    assert recorded.extra_info["model"] == "planted" and "table" in recorded.extra_info
+    data = _results(rows, cuda="NVIDIA H200")
+    judged = [r for r in br.build_rows(data, {}) if r.verdict is not None]
+    assert {r.entry["quantity"] for r in judged} >= {"ResNet-50 eager/compiled forward time (speed-up), mode=default"}
