@@ -15,7 +15,7 @@ The one place that decides how inputs are drawn, so every property draws alike:
 - draws are labelled (``data.draw(strategy, label="shape")``) and a failure carries a
   copy-paste reproduction (:func:`reproduce`, which uses ``exc.add_note``).
 
-Example counts follow the active profile (conftest.py: dev 25, ci 50, thorough 1000);
+Example counts follow the active profile (conftest.py: dev 10, ci 50, thorough 1000);
 :func:`property_settings` scales a test's share of it, so an expensive property stays
 cheap in the quick run and still grows under ``HYPOTHESIS_PROFILE=thorough``.
 """
