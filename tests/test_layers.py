@@ -19,7 +19,7 @@ LAYERS = {
     "anchors": 0,
     "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1,
     "scoreboard": 2, "learn": 2, "matrix": 2, "bench_report": 2, "lint": 2, "reader": 2,
-    "plugin": 3, "cli": 3, "mutants_cli": 3, "gpu_check": 3, "__main__": 3, "__init__": 0,
+    "plugin": 3, "cli": 3, "mutants_cli": 3, "gpu_check": 3, "suite_bench": 3, "__main__": 3, "__init__": 0,
 }
 
 
