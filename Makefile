@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
-	@echo "torchclaims is set up in $(VENV)/: next, . $(VENV)/bin/activate && pytest specs/ (or make specs)"
+	@echo "torchclaims is set up in $(VENV)/. Next: . $(VENV)/bin/activate && pytest specs/   (中文: LANG=zh_CN.UTF-8 pytest specs/, or add --lang zh)"
 
 specs: setup
 	$(PY) -m pytest specs/
