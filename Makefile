@@ -25,7 +25,7 @@ specs: setup
 
 test: setup
 	$(PY) -m torchclaims check
-	$(PY) -m pytest specs/ tests/ --full -n auto -p randomly --claims-report reports/last-run.json
+	$(PY) -m pytest specs/ tests/ --full -n auto --dist worksteal -p randomly --claims-report reports/last-run.json
 	$(PY) -m torchclaims mutants --fast
 
 # The GPU run on a machine with CUDA and its own torch (README, "The GPU run"); OUT and WHEELS are yours.

@@ -92,6 +92,36 @@ def pytest_collect_file(file_path, parent):
         _configure_hypothesis(parent.config)
 
 
+# The longest tests of a full run (``pytest specs/ tests/ --full --durations=30`` on 2 cores: the
+# workbook meta check alone is a quarter of it), started first: under xdist a worker that drew one
+# of them last would run alone at the end. The rest keep their order (pytest-randomly's, in CI).
+LONGEST_FIRST = (
+    "tests/test_workbook.py::test_every_lesson_is_a_real_exercise_run_against_the_workbook_only",
+    "tests/test_gpu_check.py::test_the_gpu_script_runs_end_to_end",
+    "specs/test_autograd_figures.py::test_inplace_relu_lowers_the_forward_peak",
+    "tests/test_catalog_links.py::test_the_link_check_through_pytest_collection_passes",
+    "tests/test_learner.py::test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it",
+    "tests/test_learner.py::test_a_rerun_skips_the_lessons_that_passed_unchanged",
+    "specs/test_autograd_figures.py::test_as_written_inplace_relu_saves",
+    "specs/test_compile_inductor.py::test_batchnorm_in_eval_mode_compiles_with_inductor",
+    "tests/test_isolation.py::test_a_test_that_leaks_torch_global_state",
+    "tests/test_learner.py::test_learn_collects_only_the_spec_files",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The longest tests first (a stable sort: every other test keeps its place); --learn keeps
+    its lesson order."""
+    if config.getoption("--learn"):
+        return
+
+    def rank(item):
+        return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
+
+
 def torch_global_state() -> dict:
     """Process-wide torch settings that a test must not leave changed."""
     return {

@@ -66,3 +66,21 @@ def test_without_an_accelerator_the_seed_goes_to_the_cpu_generator_alone():
         assert torch.equal(ours, torch.rand(4)), "seed_torch(1234) and torch.manual_seed(1234) drew different numbers"
     finally:
         torch.random.set_rng_state(state)
+
+
+def test_the_longest_tests_go_first_and_the_others_keep_their_order():
+    """conftest.LONGEST_FIRST: under xdist a long test drawn last runs alone at the end of make test."""
+    class Item:
+        def __init__(self, nodeid):
+            self.nodeid = nodeid
+
+    class Config:
+        def getoption(self, name):
+            return False
+
+    meta, isolation = project_conftest.LONGEST_FIRST[0] + "[x]", project_conftest.LONGEST_FIRST[-2] + "_x"
+    items = [Item("specs/test_a.py::test_1"), Item(isolation), Item("specs/test_b.py::test_2"), Item(meta),
+             Item("tests/test_c.py::test_3")]
+    project_conftest.pytest_collection_modifyitems(Config(), items)
+    assert [i.nodeid for i in items] == [meta, isolation, "specs/test_a.py::test_1", "specs/test_b.py::test_2",
+                                         "tests/test_c.py::test_3"], [i.nodeid for i in items]
