@@ -41,6 +41,9 @@ TORCH = {  # torch -> matching torchvision, or None where there is none for Pyth
 # Versions the machine's pip config serves locally; the others need its cap lifted.
 LOCAL = {"2.13.0", "2.14.1"}
 NUMPY_1 = {"1.13.1", "2.0.0", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy 1.x
+# Inductor of 2.1 imports pkg_resources (torch/utils/cpp_extension.py), which fresh virtualenvs no
+# longer carry: without setuptools every compile spec fails with ModuleNotFoundError there.
+NEEDS_PKG_RESOURCES = {"2.1.2"}
 REPORTS = pathlib.Path("reports/claims")
 DEFAULT_ARGS = '-n 2 -m "not slow and not distributed"'
 # The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared:
@@ -84,7 +87,8 @@ def claims(session, torch):
         # (the machine's pip config caps torch, which would silently downgrade a newer release).
         pin = pathlib.Path(session.create_tmp()) / "torch-pin.txt"
         pin.write_text(f"torch=={torch}\n", encoding="utf-8")
-        session.install("--no-compile", "-c", str(pin), *test_deps(), env=env)
+        extra = ["setuptools<81"] if torch in NEEDS_PKG_RESOURCES else []
+        session.install("--no-compile", "-c", str(pin), *test_deps(), *extra, env=env)
         session.run("python", "-c", f"import torch; v = torch.__version__.split('+')[0]; "
                     f"assert v == '{torch}', f'torch {{v}} installed instead of {torch}'")
         REPORTS.mkdir(parents=True, exist_ok=True)

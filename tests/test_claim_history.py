@@ -1,10 +1,13 @@
-"""The committed claim history (reports/claims/) against the catalog's ``versions`` ranges."""
+"""The committed claim history (reports/claims/) against the catalog's ``versions`` ranges, its
+flip boundaries and what its unmeasured cells say."""
+import ast
 import dataclasses
-import pathlib
+import re
 
 import pytest
 
 from torchclaims import catalog, matrix
+from torchclaims.versions import in_range, parse
 
 REPORTS = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
 
@@ -18,12 +21,65 @@ def history():
 
 
 def test_the_history_covers_every_minor_release_from_1_13_to_2_15(history):
-    """One report per minor release: 1.13 and 2.0 to 2.15 (the releases noxfile.py measures)."""
+    """Every minor release 1.13 and 2.0 to 2.15 has a report (the releases noxfile.py measures);
+    several patches of one minor may, but one release on one device has one report."""
     minors = sorted({".".join(r["torch"].split("+")[0].split(".")[:2]) for r in history},
                     key=lambda v: tuple(map(int, v.split("."))))
     expected = ["1.13"] + [f"2.{n}" for n in range(16)]
     assert minors == expected, f"missing: {sorted(set(expected) - set(minors))}"
-    assert len(history) == len(expected), "two reports for one minor release"
+    columns = [matrix.column_name(r) for r in history]
+    assert len(columns) == len(set(columns)), f"two reports for one release and device: {columns}"
+
+
+def test_every_flip_names_the_first_patch_release_that_has_the_change(history):
+    """A flip between two minor releases was placed by measuring the first patch (X.Y.0) of the
+    later one: "since" is an X.Y.0, or a later patch whose minor's earlier patch was measured too."""
+    data = matrix.build(history)
+    assert data["flips"], "the history has flips"
+    for flip in data["flips"]:
+        since = parse(flip["since"].split()[0])
+        after = parse(flip["after"].split()[0])
+        same_minor = (since.major, since.minor) == (after.major, after.minor)
+        assert since.micro == 0 or same_minor, (
+            f"{flip['claim']}: flips 'since {flip['since']}' after {flip['after']}, but "
+            f"{since.major}.{since.minor}.0 was not measured: add it to noxfile.py's TORCH and run nox")
+
+
+# What a not-applicable reason must say: the release lacks the API (it appeared later); never a
+# limit of the runner, which is "not measurable here".
+NOT_APPLICABLE = re.compile(r"not applicable on torch (?P<torch>\S+): needs torch(?P<range>\S+) \((?P<why>.+)\)$")
+MISSING = re.compile(r"\b(appeared in|came in|added in|does not exist|no such)\b|\bfrom \d+\.\d+ on\b")
+RUNNER = re.compile(r"CUDA|GPU|\bCPU\b|Python 3|weights_only|loader|stand in|refuses", re.I)
+
+
+def test_every_not_applicable_cell_names_what_that_release_lacks(history):
+    """A test reads each n/a reason: the API it names appeared after that release."""
+    data = matrix.build(history)
+    cells = [(row["id"], column, cell["reason"]) for row in data["rows"]
+             for column, cell in zip(data["versions"], row["cells"]) if cell["material"] == "not-applicable"]
+    assert cells, "the history has not-applicable cells (torch.compile on 1.13.1)"
+    for cid, column, reason in cells:
+        found = NOT_APPLICABLE.match(reason)
+        assert found, f"{cid} on {column}: the n/a reason {reason!r} does not say which torch it needs"
+        assert not in_range(found["range"], found["torch"]), f"{cid} on {column}: {found['torch']} is in {found['range']}"
+        assert MISSING.search(found["why"]) and not RUNNER.search(found["why"]), (
+            f"{cid} on {column}: {found['why']!r} should name an API the release lacks; a limit of the "
+            "runner is not measurable here (measurable_on / require_measurable)")
+
+
+@pytest.mark.parametrize("release", ["1.13.1", "2.0.1"])
+def test_the_first_releases_show_their_not_measurable_cells_with_reasons(history, release):
+    """torch.compile exists on 2.0 but refuses Python 3.11; GradScaler exists but needs CUDA."""
+    report = next(r for r in history if r["torch"].split("+")[0] == release)
+    cells = {cid: c for cid, c in report["claims"].items() if c["material"] == "not-measurable"}
+    assert cells and all(c["reason"] for c in cells.values()), cells
+    scaler = cells.get("numerics.gradscaler-update-adjusts-scale", {}).get("reason", "")
+    assert "needs torch>=2.3" in scaler and "CUDA" in scaler, scaler
+    compile_cells = {cid: c for cid, c in report["claims"].items() if cid.startswith("compile.")
+                     and c["material"] in ("not-applicable", "not-measurable")}
+    kind = "not-applicable" if release == "1.13.1" else "not-measurable"
+    assert compile_cells and all(c["material"] == kind for c in compile_cells.values()), {
+        cid: c["material"] for cid, c in compile_cells.items()}
 
 
 def test_no_committed_cell_is_broken_or_contradicts(history):
@@ -52,12 +108,47 @@ def test_a_flip_without_a_range_is_caught(history):
     cid = "autograd.zero-grad-sets-none"
     claims[cid] = dataclasses.replace(claims[cid], versions=None)
     problems = matrix.versions_disagreements(claims, history)
-    assert f"{cid}: flips to wrong on 2.0.1 but has no versions range" in problems, problems
+    assert f"{cid}: flips to wrong on 2.0.0 but has no versions range" in problems, problems
+
+
+def test_a_flip_placed_at_a_later_patch_is_caught(history):
+    """Planted: the 2.0.0 report left out, so the zero_grad flip reads "since 2.0.1"."""
+    without = [r for r in history if r["torch"].split("+")[0] != "2.0.0"]
+    with pytest.raises(AssertionError, match="2.0.0 was not measured"):
+        test_every_flip_names_the_first_patch_release_that_has_the_change(without)
+
+
+def test_a_runner_limit_written_as_not_applicable_is_caught(history):
+    """Planted: a compile cell of 2.0.1 read as n/a with the reason of a runner limit."""
+    planted = [dict(r, claims=dict(r["claims"])) for r in history]
+    r = next(r for r in planted if r["torch"].startswith("2.0.1"))
+    r["claims"]["compile.mode-names"] = dict(r["claims"]["compile.mode-names"], material="not-applicable", reason=(
+        "not applicable on torch 2.0.1+cu117: needs torch>=2.1 (torch.compile refuses Python 3.11 before 2.1)"))
+    with pytest.raises(AssertionError, match="a limit of the runner is not measurable here"):
+        test_every_not_applicable_cell_names_what_that_release_lacks(planted)
 
 
 def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tmp_path):
+    commits = {r["commit"].split("+")[0] for r in history if r.get("commit")}
+    if any(matrix._source_at(c, "noxfile.py") is None for c in commits):
+        pytest.skip("the reports' commits are not in this clone (a shallow clone?), so which specs are newer than "
+                    "a report cannot be told: git fetch --unshallow")
     claims = catalog.load()
     data = matrix.build(history)
     committed = (catalog.ROOT / "reports" / "matrix.md").read_text(encoding="utf-8")
     assert committed == matrix.render_markdown(history, data, claims), (
-        "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix")
+        "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix --force")
+
+
+def _nox_releases() -> list[str]:
+    tree = ast.parse((catalog.ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "TORCH")
+    return list(ast.literal_eval(node.value))
+
+
+def test_nox_the_workflow_and_the_committed_cpu_reports_name_the_same_releases(history):
+    cpu = sorted((r["torch"].split("+")[0] for r in history if matrix.accelerator(r) == "cpu"), key=parse)
+    workflow = (catalog.ROOT / ".github" / "workflows" / "claims.yml").read_text(encoding="utf-8")
+    listed = re.findall(r'"(\d+\.\d+\.\d+)"', re.search(r"torch: \[(.*?)\]", workflow, re.S).group(1))
+    assert _nox_releases() == cpu == listed, (_nox_releases(), cpu, listed)
+
