@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from torchclaims import catalog, cli, matrix, outcomes
+from torchclaims import catalog, cli, files, matrix, outcomes
 from torchclaims.errors import UsageError
 
 
@@ -417,7 +417,7 @@ def test_o_writes_path_md_and_path_html_and_refuses_to_overwrite_without_force(r
     assert md.read_text(encoding="utf-8") == "committed page", "refused, so the file is as it was"
     assert _cli(*reports, "-o", str(stem), "--force") == 0
     assert md.read_text(encoding="utf-8").startswith("# The claim history")
-    assert md.stat().st_mode & 0o777 == 0o666 & ~matrix._umask(), "the page is readable as any new file is"
+    assert md.stat().st_mode & 0o777 == 0o666 & ~files._umask(), "the page is readable as any new file is"
 
 
 def test_o_naming_an_existing_folder_writes_matrix_files_inside_it(reports, tmp_path):

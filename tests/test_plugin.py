@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from torchclaims import outcomes
+from torchclaims import files, outcomes
 
 CATALOG = '''
 [[claim]]
@@ -236,15 +236,14 @@ def test_an_interrupted_run_leaves_the_previous_report_intact_and_says_so(scratc
 
 
 def test_a_report_that_cannot_be_written_whole_leaves_the_old_one(tmp_path, monkeypatch):
-    from torchclaims import plugin
     path = tmp_path / "report.json"
     path.write_text("OLD", encoding="utf-8")
 
     def no_replace(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(plugin.os, "replace", no_replace)
+    monkeypatch.setattr(files.os, "replace", no_replace)
     with pytest.raises(OSError, match="disk full"):
-        plugin.write_atomically(path, "NEW")
+        files.write_whole(path, "NEW")
     assert path.read_text(encoding="utf-8") == "OLD", "a failed write touched the old report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"], "the temporary file was left behind"
 
@@ -458,3 +457,10 @@ def test_a_spec_module_measurable_only_on_another_torch_is_not_measurable_here(s
     _, claims = _report(scratch)
     entry = claims["tensors.right"]
     assert entry["material"] == "not-measurable" and "torch>=99.0" in entry["reason"], entry
+
+
+def test_a_file_written_whole_gets_the_usual_mode_not_mkstemps_0600(tmp_path):
+    path = files.write_whole(tmp_path / "report.json", "{}\n")
+    assert path.read_text(encoding="utf-8") == "{}\n"
+    assert path.stat().st_mode & 0o777 == 0o666 & ~files._umask(), oct(path.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"], "a temporary file was left behind"

@@ -84,7 +84,9 @@ def test_a_report_gives_the_verdicts_of_its_one_release(tmp_path):
     report = HISTORY / "torch-2.14.1.json"
     assert cli.main(["read", str(DOC3), "-o", str(tmp_path), "--report", str(report)]) == 0
     data = _payload((tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8"))
-    measured = json.loads(report.read_text(encoding="utf-8"))["claims"]
+    from torchclaims import matrix
+    # the report re-read with today's catalog, as every view reads it (a label changed since the run counts)
+    measured = matrix.rederive(matrix.load_reports([str(report)])[0], catalog.load())["claims"]
     assert data["versions"] == ["2.14.1"]
     for cid, entry in data["claims"].items():
         expected = measured[cid]["material"] if measured[cid]["material"] in ("right", "wrong", "partly") else "other"

@@ -27,6 +27,7 @@ import unicodedata
 import zlib
 
 from . import catalog
+from .files import write_whole
 from .errors import Parser, UsageError
 
 K = 6          # k-gram length, in normalised characters
@@ -192,10 +193,7 @@ def write_file(document: str, anchors: list[Anchor], unanchored: list[Unanchored
     folder = directory or anchors_dir()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / (pathlib.Path(document).stem + ".toml")
-    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
-    tmp.write_text(render_file(document, anchors, unanchored), encoding="utf-8")
-    os.replace(tmp, target)
-    return target
+    return write_whole(target, render_file(document, anchors, unanchored))
 
 
 # ---------------------------------------------------------------- sections of a document

@@ -39,7 +39,6 @@ import dataclasses
 import datetime as _dt
 import json
 import math
-import os
 import pathlib
 import re
 import sys
@@ -48,7 +47,7 @@ from fractions import Fraction
 
 from packaging.version import InvalidVersion, Version
 
-from . import catalog, links
+from . import catalog, files, links
 
 DEFAULT_TOLERANCE = 0.25
 CONFIDENCE = 0.95
@@ -1189,16 +1188,12 @@ def truth_figure_mismatches(claims: dict, rows: list[Row], benchmarked: set[str]
 
 # ------------------------------------------------------------------ command line
 
-def write_whole(path: pathlib.Path, write) -> None:
-    """Write a file whole or not at all: ``write(temporary path)`` in the same folder, then rename."""
-    tmp = path.with_name(f".{path.name}.tmp")
+def write_whole(path: pathlib.Path, text: str) -> None:
+    """Write a file whole or not at all (``files.write_whole``); a failure is one line."""
     try:
-        write(tmp)
-        os.replace(tmp, path)
+        files.write_whole(path, text)
     except OSError as exc:
         raise ReportError(f"{path}: cannot write: {exc.strerror}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def main(argv: list[str]) -> int:
@@ -1237,9 +1232,9 @@ def main(argv: list[str]) -> int:
         try:
             has_chart = render_chart(data, chart_tmp, claims)
             text = render_markdown(data, source, chart_name if has_chart else None, claims)
-            write_whole(out_dir / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+            write_whole(out_dir / "report.md", text)
             if has_chart:
-                os.replace(chart_tmp, out_dir / chart_name)
+                files.replace_whole(chart_tmp, out_dir / chart_name)
         finally:
             chart_tmp.unlink(missing_ok=True)
     except ReportError as exc:
@@ -1260,7 +1255,7 @@ def _main_across(args) -> int:
         except OSError as exc:
             raise ReportError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
         text = render_across(sources)
-        write_whole(out_dir / "across.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        write_whole(out_dir / "across.md", text)
     except ReportError as exc:
         print(f"bench-report: {exc}", file=sys.stderr)
         return 2

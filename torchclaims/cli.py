@@ -239,7 +239,7 @@ def _delegate(module: str, argv: list[str]) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != f"torchclaims.{module}":
             raise
-        raise UsageError(f"this command is not available in this version of torchclaims") from None
+        raise UsageError("this command is not available in this version of torchclaims") from None
     return target.main(argv)
 
 

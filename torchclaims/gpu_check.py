@@ -21,7 +21,6 @@ tests/test_gpu_check.py), so the script cannot rot. Bad arguments: one line, exi
 """
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import os
@@ -35,6 +34,7 @@ import tomllib
 
 from . import outcomes
 from .errors import Parser, UsageError
+from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # What the steps need beyond torch: the core dependencies and the benchmark and report extras.
@@ -161,9 +161,7 @@ class Run:
 
 
 def _write_json(path: pathlib.Path, data) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def _skips(report: pathlib.Path) -> dict[str, int]:

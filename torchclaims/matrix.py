@@ -30,14 +30,13 @@ import collections
 import functools
 import html
 import json
-import os
 import pathlib
 import re
 import subprocess
 import sys
-import tempfile
 
 from . import catalog, outcomes
+from .files import write_whole
 from .errors import Parser, UsageError
 from .links import spec_links
 from .versions import in_range, parse
@@ -495,25 +494,6 @@ def output_paths(output: str) -> tuple[pathlib.Path, pathlib.Path]:
     if not out.parent.is_dir():
         raise UsageError(f"-o {output}: no folder {out.parent} to write into")
     return out.with_name(out.name + ".md"), out.with_name(out.name + ".html")
-
-
-def write_whole(path: pathlib.Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, then os.replace."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp's 0600 would make a page nobody else can read
-        os.replace(tmp, path)
-    except BaseException:
-        pathlib.Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o22)
-    os.umask(mask)
-    return mask
 
 
 def main(argv: list[str]) -> int:

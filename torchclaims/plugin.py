@@ -9,11 +9,11 @@ import json
 import os
 import pathlib
 import sys
-import tempfile
 
 import pytest
 
 from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
+from .files import write_whole
 from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL, RESULTS
@@ -321,19 +321,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                     yellow=key != "report_wrote", bold=key != "report_wrote")
 
 
-def write_atomically(path: pathlib.Path, data: str) -> None:
-    """Write ``data`` to ``path`` whole or not at all: a temporary file in the same folder,
-    then os.replace (an error or a second Ctrl-C leaves the old file as it was)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def pytest_sessionfinish(session, exitstatus):
     config = session.config
     config.stash[STOPPED] = stopped = interrupted(session, exitstatus)  # before the terminal summary reads it
@@ -348,5 +335,5 @@ def pytest_sessionfinish(session, exitstatus):
     if stopped:  # a partial report never replaces the one asked for
         key = "report_partial" if target.exists() else "report_partial_new"
         target = target.with_name(target.name + PARTIAL_SUFFIX)
-    write_atomically(target, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write_whole(target, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     config.stash[REPORT_NOTE] = (key, str(target))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import pathlib
 import shutil
 import sys
@@ -26,6 +25,7 @@ import unicodedata
 
 from . import anchors, catalog, matrix
 from .errors import Parser, UsageError
+from .files import write_whole
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -286,7 +286,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{e(title)}</title><style>{STYLE}</style></head><body>",
         f"<header><h1><span data-t='title'></span>: {e(title)}</h1><div class='bar'>",
-        f"<span id='placed'></span><span id='measured'></span>",
+        "<span id='placed'></span><span id='measured'></span>",
         f"<span><b data-t='legend'></b>: {legend}</span>",
         "<label><span data-t='topic'></span> <select id='topic'><option value='' data-t='all'></option>"
         + "".join(f"<option>{e(t)}</option>" for t in topics) + "</select></label>",
@@ -295,7 +295,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         "<option value='zh'>中文</option></select></label></div></header>",
         f"<main><div id='doc'>{''.join(body)}</div>",
         "<aside id='panel' hidden><button id='close' data-t='close'></button><div id='panel-body'></div></aside></main>",
-        f"<section id='missing'><h2 data-t='missing'></h2>"
+        "<section id='missing'><h2 data-t='missing'></h2>"
         + (f"<ul>{missing}</ul>" if missing else "<p data-t='none_missing'></p>") + "</section>",
         f"<script type='application/json' id='data'>{blob}</script><script>{SCRIPT}</script>",
         "</body></html>", ""])
@@ -388,14 +388,7 @@ def write_page(out_dir: pathlib.Path, name: str, page: str) -> pathlib.Path:
         if f"content='{GENERATOR}'" not in head:
             raise UsageError(f"{target}: exists and was not written by this command; choose another -o folder")
     out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out_dir / f".{name}.tmp{os.getpid()}"
-    try:
-        tmp.write_text(page, encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
+    return write_whole(target, page)
 
 
 def main(argv: list[str]) -> int:
