@@ -198,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         began = time.monotonic()
         # The benchmarks wait for the CPU load to settle (150 s by default): on a GPU machine the
         # budget cannot afford it, and the GPU figures do not depend on it (the report records the load).
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # Run from a test under pytest-xdist, the worker's variables would make pytest-benchmark turn
+        # itself off in the steps ("--benchmark-disable is automatically activated if xdist is on").
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT_TEST"))}
+        env["PYTHONUNBUFFERED"] = "1"
         env.setdefault("TORCHCLAIMS_BENCH_SETTLE_S", "15")
         site = tempfile.mkdtemp(prefix="torchclaims-site-")
         reqs = requirements()
