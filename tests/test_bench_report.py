@@ -1,5 +1,6 @@
 """The benchmark report: its statistics, its direction-aware verdicts, the context section, the chart."""
 import json
+import os
 import math
 import re
 import subprocess
@@ -620,7 +621,7 @@ def test_the_gpu_run_commands_work_where_cuda_is_absent(tmp_path):
     run = subprocess.run([sys.executable, "-m", "pytest", "benchmarks/", "-m", "gpu", "--benchmark-only", "-p", "no:xdist",
                           "-p", "no:randomly", "--benchmark-json", str(results), "-q", "-rs"],
                          capture_output=True, text=True, cwd=root, timeout=300,
-                         env={**{k: v for k, v in br.os.environ.items() if not k.startswith("PYTEST_XDIST")},
+                         env={**{k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")},
                               "TORCHCLAIMS_BENCH_SETTLE_S": "0"})  # an xdist worker's variables turn benchmarks off
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "passed" not in run.stdout.splitlines()[-1], "a gpu benchmark ran without CUDA"
