@@ -20,7 +20,8 @@ require_torch(">=2.0", "torch.compile appeared in 2.0")
 if sys.version_info >= (3, 11):
     require_measurable(">=2.1", "torch.compile exists on 2.0 but refuses Python 3.11; it runs there from 2.1")
 
-import torch._dynamo  # noqa: E402  (after the version check: absent before 2.0)
+# torch._dynamo is imported by the fixture, when a spec runs: at collection it costs the quick run
+# a second, and the quick run skips every spec of this module (compile specs).
 from torch import nn
 
 
@@ -38,6 +39,8 @@ pytestmark = pytest.mark.compile
 @pytest.fixture(autouse=True)
 def fresh_dynamo():
     """Each spec starts and ends with empty Dynamo caches and counters."""
+    import torch._dynamo
+    import torch._inductor  # noqa: F401  (list_mode_options)
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()

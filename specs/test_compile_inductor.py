@@ -19,10 +19,9 @@ require_torch(">=2.0", "torch.compile appeared in 2.0")
 if sys.version_info >= (3, 11):
     require_measurable(">=2.1", "torch.compile exists on 2.0 but refuses Python 3.11; it runs there from 2.1")
 
-import torch._dynamo  # noqa: E402  (after the version check: absent before 2.0)
+# torch._dynamo is imported by the fixture, when a spec runs: at collection it costs the quick run
+# a second, and the quick run skips every spec of this module (compile specs).
 from torch import nn
-from torch._dynamo.utils import counters
-from torch._inductor.utils import run_and_get_code
 from torch.utils._python_dispatch import TorchDispatchMode
 
 pytestmark = pytest.mark.compile
@@ -30,12 +29,14 @@ pytestmark = pytest.mark.compile
 
 @pytest.fixture(autouse=True)
 def fresh_dynamo():
+    import torch._dynamo
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()
 
 
 def _unique_graphs() -> int:
+    from torch._dynamo.utils import counters
     return counters["stats"]["unique_graphs"]
 
 
@@ -64,6 +65,7 @@ def test_inductor_fuses_relu_plus_sigmoid_into_one_kernel():
     with _AtenOps() as eager_ops:
         expected = _relu_plus_sigmoid(x, y)
     assert len(eager_ops.ops) == 3, f"eager dispatched {eager_ops.ops}, expected relu, sigmoid, add"
+    from torch._inductor.utils import run_and_get_code
     out, codes = run_and_get_code(torch.compile(_relu_plus_sigmoid), x, y)
     torch.testing.assert_close(out, expected)
     assert len(codes) == 1, f"{len(codes)} generated modules, expected 1 [run_and_get_code(torch.compile(f))]"
