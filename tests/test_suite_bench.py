@@ -40,7 +40,7 @@ def test_the_report_gives_each_commands_runs_their_medians_and_the_ratio_of_the_
 
 def test_the_pairs_alternate_which_command_goes_first(monkeypatch):
     order = []
-    monkeypatch.setattr(suite_bench, "run_once", lambda command, timeout: order.append(command[0]) or
+    monkeypatch.setattr(suite_bench, "run_once", lambda command, timeout, env=None: order.append(command[0]) or
                         {"wall_s": 1.0, "cpu_s": 1.0, "status": 0, "last_line": ""})
     suite_bench.measure(["bare"], ["quick"], pairs=4, warmup=1, timeout=10, progress=lambda line: None)
     assert order == ["bare", "quick", "bare", "quick", "quick", "bare", "bare", "quick", "quick", "bare"], order
@@ -64,3 +64,15 @@ def test_bad_arguments_are_one_line_and_exit_2(args, message, capsys):
     assert suite_bench.main(args) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, f"{err!r}: should be one line naming {message!r}"
+
+
+def test_the_commands_run_as_in_a_learners_shell_with_bytecode_cached(monkeypatch):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert "PYTHONDONTWRITEBYTECODE" not in suite_bench.learner_env(), "a learner's rerun caches bytecode"
+    assert suite_bench.learner_env(keep=True)["PYTHONDONTWRITEBYTECODE"] == "1"
+    seen = []
+    monkeypatch.setattr(suite_bench, "run_once", lambda command, timeout, env=None: seen.append(env) or
+                        {"wall_s": 1.0, "cpu_s": 1.0, "status": 0, "last_line": ""})
+    suite_bench.measure(["bare"], ["quick"], pairs=3, warmup=0, timeout=10, progress=lambda line: None,
+                        env=suite_bench.learner_env())
+    assert seen and all("PYTHONDONTWRITEBYTECODE" not in env for env in seen), "a command ran without bytecode caching"

@@ -31,6 +31,7 @@ import sys
 import time
 
 from .errors import Parser, UsageError
+from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BARE = [sys.executable, "-c", "import torch, torchvision"]
@@ -61,13 +62,23 @@ def _load() -> float | None:
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
 
-def run_once(command: list[str], timeout: float) -> dict:
+def learner_env(keep: bool = False) -> dict:
+    """The commands' environment: a learner's Python caches bytecode, so PYTHONDONTWRITEBYTECODE (which
+    some sandboxes and CI images set) is dropped, unless ``keep``: with it every quick run would pay
+    for compiling the project's modules and rewriting every test module again."""
+    env = dict(os.environ)
+    if not keep:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_once(command: list[str], timeout: float, env: dict | None = None) -> dict:
     """One run of ``command`` from the clone's folder: wall and CPU seconds, exit status, last line."""
     cpu = _children_cpu_s()
     began = time.perf_counter()
     try:
         done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout, check=False)
+                              timeout=timeout, check=False, env=env)
         status, output = done.returncode, done.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         status, output = "timed out", ""
@@ -78,18 +89,18 @@ def run_once(command: list[str], timeout: float) -> dict:
 
 
 def measure(bare: list[str], quick: list[str], pairs: int, warmup: int, timeout: float,
-            progress=print) -> dict:
+            progress=print, env: dict | None = None) -> dict:
     """Warm-up runs of each, then ``pairs`` interleaved pairs, alternating which command goes first."""
     for _ in range(warmup):
         for name, command in (("bare import", bare), ("quick run", quick)):
             progress(f"suite-bench: warm-up {name}")
-            run_once(command, timeout)
+            run_once(command, timeout, env)
     load_before, busy_before, own_before, began = _load(), _machine_busy_s(), _children_cpu_s(), time.monotonic()
     runs: dict[str, list[dict]] = {"bare": [], "quick": []}
     for i in range(pairs):
         order = (("bare", bare), ("quick", quick)) if i % 2 == 0 else (("quick", quick), ("bare", bare))
         for name, command in order:
-            runs[name].append(run_once(command, timeout))
+            runs[name].append(run_once(command, timeout, env))
         progress(f"suite-bench: pair {i + 1}/{pairs}: import {runs['bare'][-1]['wall_s']:.2f} s, "
                  f"quick run {runs['quick'][-1]['wall_s']:.2f} s")
     elapsed = time.monotonic() - began
@@ -165,24 +176,17 @@ def render(measured: dict, summary: dict, *, bare: list[str], quick: list[str], 
     if busy:
         lines += ["", f"**Busy machine**: other processes took more than {BUSY_CORES} cores; "
                       "rerun on a quiet machine before quoting these figures."]
-    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        lines += ["", "PYTHONDONTWRITEBYTECODE is set: Python compiles the project's modules and pytest "
-                      "rewrites every test module on each run (neither can cache them), which a learner's "
-                      "rerun without it does not pay."]
+    if measured.get("dont_write_bytecode"):
+        lines += ["", "PYTHONDONTWRITEBYTECODE was set for the commands (--keep-env): Python compiled the "
+                      "project's modules and pytest rewrote every test module on each run, which a learner's "
+                      "rerun (bytecode cached) does not pay."]
+    else:
+        lines += ["", "Both commands ran as in a learner's shell: bytecode cached (PYTHONDONTWRITEBYTECODE, "
+                      "if the caller had it, was dropped; --keep-env keeps it)."]
     for failed in summary["failed"]:
         lines += ["", f"**A run failed** (exit {failed['status']}), so these figures do not measure a "
                       f"passing run: `{failed['last_line']}`."]
     return "\n".join(lines) + "\n"
-
-
-def write_whole(path: pathlib.Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, then renamed."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="the most one run may take")
     p.add_argument("--bare", default=shlex.join(BARE), metavar="COMMAND", help="the baseline command")
     p.add_argument("--quick", default=shlex.join(QUICK), metavar="COMMAND", help="the command measured against it")
+    p.add_argument("--keep-env", action="store_true",
+                   help="run the commands with this environment as it is (by default PYTHONDONTWRITEBYTECODE is "
+                        "dropped, as a learner's Python caches bytecode)")
     try:
         args = p.parse_args(argv)
         if args.pairs < 3:
@@ -209,8 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    env = learner_env(args.keep_env)
     measured = measure(bare, quick, args.pairs, args.warmup, args.timeout,
-                       progress=lambda line: print(line, file=sys.stderr, flush=True))
+                       progress=lambda line: print(line, file=sys.stderr, flush=True), env=env)
+    measured["dont_write_bytecode"] = bool(env.get("PYTHONDONTWRITEBYTECODE"))
     summary = summarize(measured)
     text = render(measured, summary, bare=bare, quick=quick, argv=argv)
     if output is None:
