@@ -531,6 +531,29 @@ def test_batchnorm_running_statistics_follow_the_documented_update_over_batches(
     run_batchnorm(momentum, bn_batches([True, True, False, True, True, False]))
 
 
+@pytest.mark.claim("modules.train-eval-same-epoch-harms-bn")
+def test_a_validation_pass_in_eval_mode_mid_epoch_leaves_the_running_statistics_as_without_it():
+    """Material: calling train() and eval() in one epoch corrupts BatchNorm's statistics.  True: the
+    eval batches move nothing: batch by batch the documented update, and the epoch ends as without them."""
+    train, val = bn_batches([True] * 6, seed=1), bn_batches([False] * 2, seed=2)
+    with_val = train[:3] + val + train[3:]
+    run_batchnorm(0.1, with_val)
+    ends = []
+    for batches in (train, with_val):
+        bn = nn.BatchNorm2d(3).double()
+        for training, x in batches:
+            bn.train(training)
+            bn(x)
+        ends.append(bn)
+    plain, validated = ends
+    call = "BatchNorm2d after 6 train batches, with 2 eval batches after the third vs without"
+    assert int(validated.num_batches_tracked) == int(plain.num_batches_tracked) == 6, (
+        f"num_batches_tracked = {int(validated.num_batches_tracked)} and {int(plain.num_batches_tracked)}, "
+        f"but should be 6 both [{call}]")
+    assert_close(validated.running_mean, plain.running_mean, f"running_mean {call}")
+    assert_close(validated.running_var, plain.running_var, f"running_var {call}")
+
+
 @pytest.mark.property
 @pytest.mark.claim("modules.bn-running-stats-momentum")
 @property_settings(0.4)
