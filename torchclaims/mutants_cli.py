@@ -19,6 +19,7 @@ import time
 from . import catalog, mutants
 from .errors import Parser as _Parser, UsageError
 from .links import file_links
+from .strings import fill
 
 SPECS_DIR = catalog.ROOT / "specs"
 
@@ -100,9 +101,10 @@ def print_coverage(cov: mutants.Coverage, claims, listing: bool = True) -> None:
     print(f"  not counted: {len(cov.excluded)} claims with truth specs whose verdict is "
           f"{' or '.join(mutants.UNCHECKABLE_VERDICTS)} (their specs cannot check torch on a CPU)")
     if cov.uncovered and not listing:
-        print(f"  {len(cov.uncovered)} claims have no fault: python -m torchclaims mutants --coverage lists them")
+        print(fill("  {n} {n:claim has|claims have} no fault: python -m torchclaims mutants --coverage lists "
+                   "{n:it|them}", n=len(cov.uncovered)))
     elif cov.uncovered:
-        print(f"  no fault names these {len(cov.uncovered)} claims:")
+        print(fill("  no fault names {n:this claim|these {n} claims}:", n=len(cov.uncovered)))
         for cid in cov.uncovered:
             print(f"    {cid}  ({claims[cid].verdict})")
 
