@@ -34,6 +34,8 @@ import time
 
 import pytest
 
+from torchclaims.measure import machine_busy_s
+
 _STARTED = time.monotonic()
 _LOAD_BEFORE = None
 _CPU_BEFORE = None
@@ -45,26 +47,13 @@ def _load():
     return list(os.getloadavg()) if hasattr(os, "getloadavg") else None
 
 
-def _machine_busy_s():
-    """Seconds of CPU the whole machine spent busy since boot (Linux ``/proc/stat``), or None."""
-    try:
-        with open("/proc/stat") as f:
-            fields = f.readline().split()
-    except OSError:
-        return None
-    if not fields or fields[0] != "cpu":
-        return None
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
-
 def _own_cpu_s():
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 
 
 def _cpu_reading():
-    busy = _machine_busy_s()
+    busy = machine_busy_s()
     return None if busy is None else (time.monotonic(), busy, _own_cpu_s())
 
 

@@ -21,8 +21,9 @@ if sys.version_info >= (3, 11):
 
 # torch._dynamo is imported by the fixture, when a spec runs: at collection it costs the quick run
 # a second, and the quick run skips every spec of this module (compile specs).
-from torch import nn
-from torch.utils._python_dispatch import TorchDispatchMode
+from torch import nn  # noqa: E402
+
+from dispatch import RecordOps  # noqa: E402
 
 pytestmark = pytest.mark.compile
 
@@ -40,18 +41,6 @@ def _unique_graphs() -> int:
     return counters["stats"]["unique_graphs"]
 
 
-class _AtenOps(TorchDispatchMode):
-    """Records the ATen operators eager mode dispatches, one per Python-level op."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops.append(str(func))
-        return func(*args, **(kwargs or {}))
-
-
 def _relu_plus_sigmoid(x, y):
     return torch.relu(x) + torch.sigmoid(y)
 
@@ -62,7 +51,7 @@ def test_inductor_fuses_relu_plus_sigmoid_into_one_kernel():
     """Material: Inductor fuses relu(x) + sigmoid(y) into one kernel without intermediates,
     where eager pays per-op overhead.  True: eager dispatches 3 ops; Inductor emits 1 kernel."""
     x, y = torch.randn(64), torch.randn(64)
-    with _AtenOps() as eager_ops:
+    with RecordOps() as eager_ops:
         expected = _relu_plus_sigmoid(x, y)
     assert len(eager_ops.ops) == 3, f"eager dispatched {eager_ops.ops}, expected relu, sigmoid, add"
     from torch._inductor.utils import run_and_get_code

@@ -19,9 +19,9 @@ import sys
 import pytest
 import torch
 from torch import nn
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from aliasing import storage_nbytes, storage_ptr
+from dispatch import RecordOps
 from torchclaims.versions import torch_in
 
 MiB = 2**20
@@ -133,19 +133,6 @@ def test_torch_compile_exists_from_2_0():
 
 # ---------------------------------------------------------------- host metadata vs device work (CPU)
 
-class _Dispatched(TorchDispatchMode):
-    """Records every ATen operator dispatched while it is active: nothing can run on a device,
-    and so nothing can wait for one, without an operator."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops.append(str(func))
-        return func(*args, **(kwargs or {}))
-
-
 @pytest.mark.claim("devices.shape-print-syncs")
 def test_reading_or_printing_shape_dispatches_no_operator():
     """Material: print(tensor.shape) in forward is a hidden GPU operation that synchronises.
@@ -153,12 +140,12 @@ def test_reading_or_printing_shape_dispatches_no_operator():
     .item() dispatches _local_scalar_dense, the host copy that waits for the device."""
     x = torch.randn(4, 3) @ torch.randn(3, 5)
     printed = io.StringIO()
-    with _Dispatched() as seen, contextlib.redirect_stdout(printed):
+    with RecordOps() as seen, contextlib.redirect_stdout(printed):
         print(x.shape)
         sizes = (tuple(x.shape), x.size(), x.size(1), x.dim())
     assert seen.ops == [], f"print(x.shape) and x.size() dispatched {seen.ops}, expected no operator"
     assert printed.getvalue().strip() == "torch.Size([4, 5])" and sizes[2] == 5, (printed.getvalue(), sizes)
-    with _Dispatched() as seen:
+    with RecordOps() as seen:
         x.sum().item()
     assert "aten._local_scalar_dense.default" in seen.ops, (
         f"x.sum().item() dispatched {seen.ops}, expected aten._local_scalar_dense (the copy to the host)")
@@ -168,7 +155,7 @@ def test_reading_or_printing_shape_dispatches_no_operator():
 def test_as_written_printing_shape_runs_an_operation_on_the_device():
     """Material: print(tensor.shape) is a hidden device operation, so it synchronises."""
     x = torch.randn(4, 3) @ torch.randn(3, 5)
-    with _Dispatched() as seen, contextlib.redirect_stdout(io.StringIO()):
+    with RecordOps() as seen, contextlib.redirect_stdout(io.StringIO()):
         print(x.shape)
     assert seen.ops, "print(x.shape) dispatched no operator: nothing ran that could wait for a device"
 

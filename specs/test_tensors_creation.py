@@ -9,21 +9,9 @@ import math
 import numpy as np
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from aliasing import storage_nbytes, storage_ptr
-
-
-class RecordOps(TorchDispatchMode):
-    """Records the ATen operators a Python call dispatches to."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops.append(str(func))
-        return func(*args, **(kwargs or {}))
+from dispatch import RecordOps
 
 
 def aten_ops(fn) -> list:

@@ -32,25 +32,13 @@ import time
 
 from .errors import Parser, UsageError
 from .files import write_whole
+from .measure import machine_busy_s
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BARE = [sys.executable, "-c", "import torch, torchvision"]
 QUICK = [sys.executable, "-m", "pytest", "specs/"]
 TARGET = 3.0
 BUSY_CORES = 0.25  # others' CPU above this (cores, on average) marks the figures as measured on a busy machine
-
-
-def _machine_busy_s() -> float | None:
-    """Seconds of CPU the whole machine spent busy since boot (Linux ``/proc/stat``), or None."""
-    try:
-        with open("/proc/stat", encoding="ascii") as f:
-            fields = f.readline().split()
-    except OSError:
-        return None
-    if not fields or fields[0] != "cpu":
-        return None
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def _children_cpu_s() -> float:
@@ -95,7 +83,7 @@ def measure(bare: list[str], quick: list[str], pairs: int, warmup: int, timeout:
         for name, command in (("bare import", bare), ("quick run", quick)):
             progress(f"suite-bench: warm-up {name}")
             run_once(command, timeout, env)
-    load_before, busy_before, own_before, began = _load(), _machine_busy_s(), _children_cpu_s(), time.monotonic()
+    load_before, busy_before, own_before, began = _load(), machine_busy_s(), _children_cpu_s(), time.monotonic()
     runs: dict[str, list[dict]] = {"bare": [], "quick": []}
     for i in range(pairs):
         order = (("bare", bare), ("quick", quick)) if i % 2 == 0 else (("quick", quick), ("bare", bare))
@@ -104,7 +92,7 @@ def measure(bare: list[str], quick: list[str], pairs: int, warmup: int, timeout:
         progress(f"suite-bench: pair {i + 1}/{pairs}: import {runs['bare'][-1]['wall_s']:.2f} s, "
                  f"quick run {runs['quick'][-1]['wall_s']:.2f} s")
     elapsed = time.monotonic() - began
-    busy_after, own_after = _machine_busy_s(), _children_cpu_s()
+    busy_after, own_after = machine_busy_s(), _children_cpu_s()
     others = None
     if busy_before is not None and busy_after is not None and elapsed > 0:
         others = max(0.0, (busy_after - busy_before) - (own_after - own_before)) / elapsed
