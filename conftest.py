@@ -5,6 +5,7 @@
 - ``ref`` (provided by torchclaims.plugin): the one seam to the reference code (or a learner's workbook);
 - ``device``: cpu, and cuda where present; ``single_process_group``: a one-rank gloo group for DDP specs.
 """
+import gc
 import os
 import random
 import sys
@@ -80,7 +81,10 @@ def _configure_hypothesis(config) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     """Before hypothesis' own plugin reads ``--hypothesis-profile``; a ``--learn`` run waits for
-    the first spec file that uses hypothesis (``pytest_collect_file``)."""
+    the first spec file that uses hypothesis (``pytest_collect_file``). torch and pytest, imported by
+    now, live as long as the run: frozen out of the garbage collector's sight from here on (see
+    ``pytest_collection_finish``), so hypothesis' ``register_random``, which collects, walks little."""
+    gc.freeze()
     if not config.getoption("--learn") or "hypothesis" in sys.modules:
         _configure_hypothesis(config)
 
@@ -120,6 +124,16 @@ def pytest_collection_modifyitems(config, items):
         return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
 
     items.sort(key=rank)
+
+
+def pytest_collection_finish(session):
+    """Everything imported and collected so far (torch, the spec modules, the items) lives until the
+    end of the run: move it out of the garbage collector's sight (``gc.freeze``), so that every full
+    collection afterwards (pytest's own check for unraisable exceptions, a spec's leak check,
+    hypothesis) walks only what the tests create. Objects made by the tests are collected as ever.
+    Nothing unfreezes them: pytest's own last collections run after every unconfigure hook, and
+    the process ends with the run."""
+    gc.freeze()
 
 
 def torch_global_state() -> dict:
