@@ -73,7 +73,14 @@ def _configure_hypothesis(config) -> None:
                               suppress_health_check=[HealthCheck.too_slow])
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                           or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
+    # register_random checks, through gc.get_referrers, that something keeps the object alive; a
+    # frozen referrer (this module, once pytest_collection_finish has run) is invisible to it.
+    frozen = gc.get_freeze_count() > 0
+    if frozen:
+        gc.unfreeze()
     register_random(_torch_random)
+    if frozen:
+        gc.freeze()
     if config.getoption("--learn"):
         learn.quick_hypothesis()
 
@@ -83,10 +90,10 @@ def pytest_configure(config):
     """Before hypothesis' own plugin reads ``--hypothesis-profile``; a ``--learn`` run waits for
     the first spec file that uses hypothesis (``pytest_collect_file``). torch and pytest, imported by
     now, live as long as the run: frozen out of the garbage collector's sight from here on (see
-    ``pytest_collection_finish``), so hypothesis' ``register_random``, which collects, walks little."""
-    gc.freeze()
+    ``pytest_collection_finish``), once hypothesis is set up."""
     if not config.getoption("--learn") or "hypothesis" in sys.modules:
         _configure_hypothesis(config)
+    gc.freeze()
 
 
 def pytest_collect_file(file_path, parent):
