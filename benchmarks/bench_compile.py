@@ -47,7 +47,7 @@ from torch import nn
 from torch.utils import benchmark as tbench
 from torchclaims.optional import need
 
-from benchkit import ROUNDS, SMOKE, exact_row, median, pair_row, record, rotated, samples_row
+from benchkit import ROUNDS, SMOKE, median, pair_row, record, rotated, samples_row
 
 MATERIAL = {  # 000 §5.3, ResNet-50 on an A100
     "eager": {"throughput": 1250.0, "memory_gb": 18.2, "startup_ms": 0.0},

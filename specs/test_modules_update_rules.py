@@ -198,6 +198,17 @@ def grouping(draw, n_params, settings):
 PROPERTY_SHAPES = ((2,), (3,), (1,))
 
 
+def run_drawn(data, optimizer, group_settings, reference_step, state_keys):
+    """Draw a group layout with its settings, a gradient sequence and the foreach flag, then run
+    ``optimizer`` against its written rule step by step (a failure carries its replay code)."""
+    groups = data.draw(grouping(len(PROPERTY_SHAPES), group_settings), label="groups")
+    steps = data.draw(gradient_steps(PROPERTY_SHAPES), label="gradients")
+    foreach = data.draw(st.booleans(), label="foreach")
+    params = initial_params(PROPERTY_SHAPES)
+    with reproduce(replay_code(optimizer.__name__, groups, params, steps, foreach)):
+        run_against_reference(optimizer, reference_step, state_keys, groups, params, steps, foreach)
+
+
 @pytest.mark.property
 @pytest.mark.claim("modules.optimizer-step-rule")
 @pytest.mark.claim("modules.table-parameters-row")
@@ -206,12 +217,7 @@ PROPERTY_SHAPES = ((2,), (3,), (1,))
 def test_sgd_matches_its_documented_rule_for_drawn_groups_and_gradients(data):
     """Material: the update is p = p - lr * grad.  True: SGD follows its documented rule for any
     momentum, dampening, weight decay, nesterov and group layout, skipping None gradients only."""
-    groups = data.draw(grouping(len(PROPERTY_SHAPES), sgd_group_settings), label="groups")
-    steps = data.draw(gradient_steps(PROPERTY_SHAPES), label="gradients")
-    foreach = data.draw(st.booleans(), label="foreach")
-    params = initial_params(PROPERTY_SHAPES)
-    with reproduce(replay_code("SGD", groups, params, steps, foreach)):
-        run_against_reference(torch.optim.SGD, sgd_reference_step, SGD_STATE, groups, params, steps, foreach)
+    run_drawn(data, torch.optim.SGD, sgd_group_settings, sgd_reference_step, SGD_STATE)
 
 
 # --- Adam -----------------------------------------------------------------------------------
@@ -281,12 +287,7 @@ def adam_group_settings(draw, label):
 def test_adam_matches_its_documented_rule_for_drawn_groups_and_gradients(data):
     """Material: the optimizer updates each parameter from its grad.  True: Adam follows its
     documented rule for any betas, eps, weight decay, amsgrad and groups; None grads are skipped."""
-    groups = data.draw(grouping(len(PROPERTY_SHAPES), adam_group_settings), label="groups")
-    steps = data.draw(gradient_steps(PROPERTY_SHAPES), label="gradients")
-    foreach = data.draw(st.booleans(), label="foreach")
-    params = initial_params(PROPERTY_SHAPES)
-    with reproduce(replay_code("Adam", groups, params, steps, foreach)):
-        run_against_reference(torch.optim.Adam, adam_reference_step, ADAM_STATE, groups, params, steps, foreach)
+    run_drawn(data, torch.optim.Adam, adam_group_settings, adam_reference_step, ADAM_STATE)
 
 
 # --- zero_grad and accumulation ---------------------------------------------------------------

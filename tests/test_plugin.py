@@ -75,6 +75,15 @@ def scratch(pytester, monkeypatch):
     return pytester
 
 
+HEAVY_SPEC = '''
+import pytest
+@pytest.mark.slow
+@pytest.mark.claim("tensors.right")
+def test_heavy():
+    pass
+'''
+
+
 def run(pytester, *args):
     return pytester.runpytest("-p", "torchclaims.plugin", "-p", "no:randomly", "-p", "no:cacheprovider", *args)
 
@@ -171,13 +180,7 @@ def test_the_english_scoreboard_names_lang_zh_once(scratch):
 
 
 def test_the_chinese_scoreboard_gives_the_skip_reasons_in_chinese(scratch):
-    scratch.makepyfile(test_heavy='''
-import pytest
-@pytest.mark.slow
-@pytest.mark.claim("tensors.right")
-def test_heavy():
-    pass
-''')
+    scratch.makepyfile(test_heavy=HEAVY_SPEC)
     result = run(scratch, "test_heavy.py", "--lang", "zh")
     result.stdout.fnmatch_lines(["*1  slow 用例：快速模式下跳过（加 --full 或 -m slow 运行）*"])
     assert "skipped by the quick run" not in result.stdout.str()
@@ -278,13 +281,7 @@ def test_a_mistyped_claim_option_is_refused_before_collection(scratch):
 
 
 def test_heavy_specs_are_skipped_by_the_quick_run_with_a_reason(scratch):
-    scratch.makepyfile(test_heavy='''
-import pytest
-@pytest.mark.slow
-@pytest.mark.claim("tensors.right")
-def test_heavy():
-    pass
-''')
+    scratch.makepyfile(test_heavy=HEAVY_SPEC)
     result = run(scratch, "test_heavy.py", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*slow spec: skipped by the quick run (use --full or -m slow)*"])
