@@ -1,0 +1,263 @@
+"""Sentences: a text cut into the units a claim is made in, with exact offsets.
+
+One segmentation for the whole project: the claim finder searches these units, the anchors'
+``check`` refuses a span that starts or ends inside one, and the reader places its highlights
+on them. A unit is a sentence of prose (Chinese or English punctuation), a heading, a table row,
+or one line of code (a code line with a comment is where code states a claim).
+
+Rules, in order:
+- Blocks. Markdown fences (```` ``` ```` and ``~~~``) and reStructuredText literal blocks (a
+  paragraph ending in ``::`` followed by indented lines) are code: each non-blank line is a unit
+  of kind ``code``. A ``#`` heading line, a table row (``|``), a list item, a block quote, a blank
+  line and a line of ``=``/``-`` underlining start a new paragraph.
+- Sentences. Inside a paragraph a sentence ends after 。！？!? or ``.`` that is followed by
+  white space or a CJK character (not a decimal point, not ``x.view``, not ``e.g.``), together
+  with the closing quotes or brackets right after it; ；and ;  do not end a sentence. A line
+  break ends a sentence unless it only wraps English prose (a letter or comma before it, a
+  lower-case letter or a digit after it). Inline code (between backticks) is never cut.
+- Long runs. Text that lost its punctuation (the four documents lost most of theirs) is cut
+  before an inline section number ("2.1 " after the end of a sentence) and, past
+  ``LONG`` characters, at the softer marks ，、：, and —— when there are any.
+
+Units never contain leading or trailing white space, and they do not overlap; text between
+units is white space, fence lines or markup only.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+
+LONG = 160  # characters: a unit longer than this is cut at its soft marks
+ENDS = "。！？!?"
+CLOSERS = "\"'”’」』）)]】》"
+ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "fig.", "eq.", "no.", "approx.", "resp.")
+
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}\s")
+_UNDERLINE = re.compile(r"^[ \t]*(=+|-+|~+|\^+|\*+)[ \t]*$")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+_INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
+_SOFT = re.compile(r"[，、：；;]|——")
+
+
+@dataclasses.dataclass(frozen=True)
+class Unit:
+    """One sentence (or heading, table row, code line): ``text[start:end]``."""
+    start: int
+    end: int
+    kind: str          # "prose", "heading" or "code"
+    block: int         # units of one paragraph or code block share this number
+
+    def text(self, source: str) -> str:
+        return source[self.start:self.end]
+
+
+def _is_cjk(ch: str) -> bool:
+    return bool(ch) and bool(_CJK.match(ch))
+
+
+def _lines(text: str):
+    """(start, end) of every line, without its line break."""
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.rstrip("\r\n")
+        yield pos, pos + len(stripped)
+        pos += len(line)
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _sentence_ends(text: str, start: int, end: int) -> list[int]:
+    """Offsets (exclusive) where a sentence ends inside the paragraph ``text[start:end]``."""
+    cuts: list[int] = []
+    in_code = False
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch == "`":
+            in_code = not in_code
+        elif not in_code and (ch in ENDS or ch == "."):
+            j = i + 1
+            while j < end and text[j] in CLOSERS:
+                j += 1
+            nxt = text[j] if j < end else ""
+            if ch == ".":
+                word_start = i
+                while word_start > start and (text[word_start - 1].isascii() and not text[word_start - 1].isspace()):
+                    word_start -= 1
+                word = text[word_start:i + 1].casefold()
+                prev = text[i - 1] if i > start else ""
+                if (not (nxt == "" or nxt.isspace() or _is_cjk(nxt))
+                        or word.endswith(ABBREVIATIONS) or (len(word) == 2 and prev.isupper())
+                        or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word)):   # "2. ", "2.1. ": a number
+                    i += 1
+                    continue
+            elif ch in "!?" and nxt and not (nxt.isspace() or _is_cjk(nxt)):
+                i += 1      # x != y, a?b: not an end
+                continue
+            cuts.append(j)
+            i = j
+            continue
+        elif ch == "\n" and not in_code:
+            before = text[start:i].rstrip()
+            after = text[i + 1:end].lstrip(" \t")
+            wraps = (before and (before[-1].isascii() and (before[-1].isalnum() or before[-1] in ",;:(-"))
+                     and after and after[0].isascii() and (after[0].islower() or after[0].isdigit()
+                                                          or after[0] in "(`"))
+            if not wraps:
+                cuts.append(i)
+        i += 1
+    return cuts
+
+
+def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A unit cut before inline section numbers and, when still over LONG, at its soft marks."""
+    pieces = [(start, end)]
+    cuts = [m.start() + start for m in _INLINE_SECTION.finditer(text[start:end]) if m.start() > 0]
+    if cuts:
+        edges = [start, *cuts, end]
+        pieces = [(a, b) for a, b in zip(edges, edges[1:])]
+    out: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if b - a <= LONG:
+            out.append((a, b))
+            continue
+        marks = [m.end() + a for m in _SOFT.finditer(text[a:b])]
+        last = a
+        for m in marks:
+            if m - last >= LONG // 2 and b - m >= 20:
+                out.append((last, m))
+                last = m
+        out.append((last, b))
+    return out
+
+
+def units(text: str) -> list[Unit]:
+    """Every unit of ``text``, in order (see the module's rules)."""
+    out: list[Unit] = []
+    block = 0
+    para_start: int | None = None
+    para_end = 0
+    fence: str | None = None
+    literal = False       # inside an rst literal block
+    literal_indent = 0
+
+    def flush():
+        nonlocal para_start, block
+        if para_start is None:
+            return
+        cuts = [para_start, *_sentence_ends(text, para_start, para_end), para_end]
+        for a, b in zip(cuts, cuts[1:]):
+            a, b = _trim(text, a, b)
+            if a >= b:
+                continue
+            for c, d in _split_long(text, a, b):
+                c, d = _trim(text, c, d)
+                if c < d and not _UNDERLINE.match(text[c:d]):
+                    out.append(Unit(c, d, "prose", block))
+        para_start = None
+        block += 1
+
+    for start, end in _lines(text):
+        line = text[start:end]
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+                block += 1
+                continue
+            a, b = _trim(text, start, end)
+            if a < b:
+                out.append(Unit(a, b, "code", block))
+            continue
+        if literal:
+            indent = len(line) - len(line.lstrip(" \t"))
+            if not line.strip():
+                continue
+            if indent > literal_indent:
+                a, b = _trim(text, start, end)
+                out.append(Unit(a, b, "code", block))
+                continue
+            literal = False
+            block += 1
+        match = _FENCE.match(line)
+        if match:
+            flush()
+            fence = match.group(1)[0] * 3
+            continue
+        if not line.strip():
+            flush()
+            continue
+        if _HEADING.match(line):
+            flush()
+            a, b = _trim(text, start, end)
+            out.append(Unit(a, b, "heading", block))
+            block += 1
+            continue
+        if _UNDERLINE.match(line) and para_start is not None:
+            # an rst/setext underline: the paragraph before it was a heading
+            a, b = _trim(text, para_start, para_end)
+            para_start = None
+            out.append(Unit(a, b, "heading", block))
+            block += 1
+            continue
+        if _ITEM.match(line):
+            flush()
+        if para_start is None:
+            para_start = start
+        para_end = end
+        if line.rstrip().endswith("::") and not line.rstrip().endswith(":::"):
+            flush()
+            literal = True
+            literal_indent = len(line) - len(line.lstrip(" \t"))
+    flush()
+    return out
+
+
+def comment_of(line: str) -> str | None:
+    """The comment of a code line (``#`` or ``//``, not inside a string), or None."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" or line.startswith("//", i):
+            return line[i:].lstrip("#/ ").strip() or None
+    return None
+
+
+class Sentences:
+    """The units of one text, with lookups by offset."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.units = units(text)
+        self._starts = [u.start for u in self.units]
+
+    def at(self, offset: int) -> Unit | None:
+        """The unit containing ``offset``, or None between units."""
+        i = bisect.bisect_right(self._starts, offset) - 1
+        if i >= 0 and self.units[i].start <= offset < self.units[i].end:
+            return self.units[i]
+        return None
+
+    def inside(self, start: int, end: int) -> list[str]:
+        """What is wrong with a span ``[start, end)`` as a claim's place: it must start where a
+        unit starts and end where a unit ends (white space around it allowed)."""
+        problems = []
+        s, e = _trim(self.text, start, end)
+        first, last = self.at(s), self.at(e - 1) if e > s else None
+        if first is None or first.start != s:
+            problems.append(f"starts inside a sentence (at {s})" if first else f"starts between sentences (at {s})")
+        if last is None or last.end != e:
+            problems.append(f"ends inside a sentence (at {e})" if last else f"ends between sentences (at {e})")
+        return problems
