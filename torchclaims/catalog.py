@@ -124,11 +124,58 @@ OPTIONAL = (
     "refs",      # list of citations (PyTorch docs, issues, source) backing the truth
     "versions",  # for version-dependent claims: the torch range where the material holds
     "differs_from",  # {other claim id = why}: a sibling on the same subject whose verdict may change elsewhere
+    "find",      # the claim finder's cues: [claim.find] subject, says, unless, negated (Cues below)
 )
 # Which benchmark measures a claim is not a catalog field: the benchmark's own ``claim``
 # marker says it (links.bench_links reads it).
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_RE = re.compile(r"^(?P<file>\S+\.txt) §(?P<section>\d+(?:\.\d+)*)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Cues:
+    """How the claim finder (torchclaims/finder.py) recognises a passage that makes this claim, in
+    any document: reviewed data of the entry (``[claim.find]``), in both languages.
+
+    - ``subject``: phrases naming what the claim is about (API names, terms); a passage must have one.
+    - ``says``: groups of phrases; the passage states the claim when every group has one of them.
+    - ``unless``: phrases that show the passage is about something else (a sibling claim).
+    - ``negated``: ``says`` is itself a negation ("is not", "不会"): a passage that states the groups
+      without a negation then denies the claim.
+    A phrase with CJK characters matches ignoring white space; a Latin phrase matches whole words,
+    case-folded, with ``_``, ``-`` and a space alike, and a trailing ``*`` matches any ending."""
+    subject: tuple[str, ...]
+    says: tuple[tuple[str, ...], ...]
+    unless: tuple[str, ...] = ()
+    negated: bool = False
+
+
+FIND_KEYS = {"subject", "says", "unless", "negated"}
+
+
+def _check_find(find, here: str) -> list[str]:
+    if not isinstance(find, dict):
+        return [f"{here}: find must be a table [claim.find]"]
+    problems = [f"{here}: find has an unknown key {k!r}; one of {sorted(FIND_KEYS)}" for k in find if k not in FIND_KEYS]
+    def phrases(value) -> bool:
+        return isinstance(value, list) and bool(value) and all(isinstance(v, str) and v.strip() for v in value)
+    if not phrases(find.get("subject")):
+        problems.append(f"{here}: find.subject must be a non-empty list of phrases")
+    says = find.get("says", [])
+    if not (isinstance(says, list) and all(phrases(group) for group in says)):
+        problems.append(f"{here}: find.says must be a list of non-empty lists of phrases")
+    if "unless" in find and not phrases(find["unless"]):
+        problems.append(f"{here}: find.unless must be a non-empty list of phrases")
+    if not isinstance(find.get("negated", False), bool):
+        problems.append(f"{here}: find.negated must be true or false")
+    return problems
+
+
+def _cues(find: dict | None) -> Cues | None:
+    if not find:
+        return None
+    return Cues(subject=tuple(find["subject"]), says=tuple(tuple(g) for g in find.get("says", [])),
+                unless=tuple(find.get("unless", ())), negated=bool(find.get("negated", False)))
 
 
 class CatalogError(ValueError):
@@ -150,6 +197,7 @@ class Claim:
     # (sibling id, why the two verdicts may differ): claims on the same subject whose verdicts
     # change at different releases say why (lint's siblings-disagree rule asks for it).
     differs_from: tuple[tuple[str, str], ...] = ()
+    find: Cues | None = None
 
     def differs_reason(self, other: str) -> str | None:
         """Why this claim's verdict may differ from the sibling ``other``'s, or None."""
@@ -221,6 +269,8 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
             problems.append(f"{here}: {field} must be a non-empty string")
     if entry.get("verdict") == "version-dependent" and "versions" not in entry:
         problems.append(f"{here}: a version-dependent claim needs 'versions' (where the material holds)")
+    if "find" in entry:
+        problems += _check_find(entry["find"], here)
     if "differs_from" in entry:
         notes = entry["differs_from"]
         if not isinstance(notes, dict) or not notes:
@@ -275,6 +325,7 @@ def load(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:
                 refs=tuple(entry.get("refs", ())),
                 versions=entry.get("versions"),
                 differs_from=tuple((k, v.strip()) for k, v in entry.get("differs_from", {}).items()),
+                find=_cues(entry.get("find")),
             )
     for c in claims.values():
         for other, _ in c.differs_from:

@@ -1,0 +1,192 @@
+"""Any document a reader brings: its bytes decoded and, for notebooks and web pages, its text extracted.
+
+The formats: ``.txt``, ``.md`` (``.markdown``), ``.rst``, ``.ipynb`` and ``.html`` (``.htm``).
+For ``.txt``, ``.md`` and ``.rst`` the text is exactly what
+``pathlib.Path(path).read_text(encoding="utf-8")`` returns (universal newlines, a byte-order mark
+kept as U+FEFF), so offsets into it are offsets a reader can use; a file in another encoding
+(GBK, GB18030, Big5, UTF-16, found by charset-normalizer) is decoded with a one-line note, and
+its offsets are into the decoded text. A notebook (nbformat) becomes its cells' sources in
+order, code cells fenced as Markdown code; a web page (selectolax, a parser that runs no script)
+becomes its visible text, block by block, ``<pre>`` fenced, ``<script>`` and ``<style>`` dropped.
+Extracted text is what offsets then point into, and what the JSON of ``read`` carries.
+
+Every way a file can be unusable (missing, a folder, empty, binary, an unknown extension, a
+broken notebook) is a UsageError of one line.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+
+from .errors import UsageError
+
+FORMATS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".rst": "rst",
+           ".ipynb": "notebook", ".html": "html", ".htm": "html"}
+EXTRACTED = ("notebook", "html")
+BLOCKS = ("p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "li", "ul", "ol",
+          "table", "tr", "td", "th", "blockquote", "dd", "dt", "dl", "figure", "figcaption", "br", "hr",
+          "h1", "h2", "h3", "h4", "h5", "h6", "pre", "details", "summary", "form", "body")
+DROPPED = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object", "canvas")
+
+
+@dataclasses.dataclass
+class Document:
+    path: pathlib.Path
+    text: str
+    format: str                 # text | markdown | rst | notebook | html
+    encoding: str = "utf-8"
+    note: str | None = None     # one line about how the bytes were decoded, when not plain UTF-8
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def extracted(self) -> bool:
+        """Whether offsets point into text this module extracted (then the JSON carries it)."""
+        return self.format in EXTRACTED or self.encoding != "utf-8"
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of ``offset`` in ``text``."""
+        line = self.text.count("\n", 0, offset) + 1
+        col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return line, col
+
+
+def _newlines(text: str) -> str:
+    """Universal newlines, as text-mode reading gives them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decode(data: bytes, where: str) -> tuple[str, str, str | None]:
+    """(text, encoding, note) of a file's bytes; a UsageError for bytes that are not text."""
+    if not data.strip():
+        raise UsageError(f"{where}: is empty; give a document with text in it")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return _newlines(data.decode("utf-16")), "utf-16", f"{where}: decoded as UTF-16 (not UTF-8)"
+        except UnicodeDecodeError:
+            raise UsageError(f"{where}: starts like UTF-16 but does not decode as it") from None
+    try:
+        return _newlines(data.decode("utf-8")), "utf-8", None
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" in data[:4096] and not _looks_utf16(data):
+        raise UsageError(f"{where}: is a binary file, not a text document")
+    from charset_normalizer import from_bytes
+    best = from_bytes(data[:200_000]).best()
+    if best is None:
+        raise UsageError(f"{where}: is not text in any encoding this tool knows (a binary file?)")
+    encoding = best.encoding
+    if encoding in ("gb2312", "gbk", "hz", "cp936"):
+        encoding = "gb18030"    # the superset: a GBK file decodes the same, and no character is lost
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        raise UsageError(f"{where}: looks like {best.encoding} but does not decode as it") from None
+    label = {"gb18030": "GB18030/GBK", "big5": "Big5", "utf_16": "UTF-16", "utf_16_le": "UTF-16",
+             "utf_16_be": "UTF-16"}.get(encoding, encoding)
+    return _newlines(text), encoding, f"{where}: decoded as {label} (not UTF-8); offsets are into the decoded text"
+
+
+def _looks_utf16(data: bytes) -> bool:
+    head = data[:4096]
+    return head[1::2].count(0) > len(head) // 4 or head[0::2].count(0) > len(head) // 4
+
+
+def notebook_text(raw: str, where: str) -> str:
+    """A notebook's cells in order: Markdown cells as they are, code cells fenced."""
+    import nbformat
+    try:
+        nb = nbformat.reads(raw, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError, nbformat.validator.ValidationError,
+            KeyError, TypeError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"{where}: not a readable notebook ({first})") from None
+    parts = []
+    for cell in nb.cells:
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(source)
+        source = _newlines(source).strip("\n")
+        if not source.strip():
+            continue
+        if cell.get("cell_type") == "code":
+            parts.append("```python\n" + source + "\n```")
+        else:
+            parts.append(source)
+    return "\n\n".join(parts) + "\n"
+
+
+def html_text(raw: str) -> str:
+    """A web page's visible text, one block per paragraph, code blocks fenced; nothing is run."""
+    from selectolax.parser import HTMLParser
+    tree = HTMLParser(raw)
+    for tag in DROPPED:
+        for node in tree.css(tag):
+            node.decompose()
+    root = tree.body or tree.root
+    out: list[str] = []
+
+    def walk(node) -> None:
+        for child in node.iter(include_text=True):
+            tag = child.tag
+            if tag == "-text":
+                out.append(child.text(deep=False).replace("\n", " "))
+            elif tag == "pre":
+                out.append("\n\n```\n" + child.text().strip("\n") + "\n```\n\n")
+            elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                out.append("\n\n" + "#" * int(tag[1]) + " " + " ".join(child.text().split()) + "\n\n")
+            elif tag == "li":
+                out.append("\n- ")
+                walk(child)
+                out.append("\n")
+            elif tag in BLOCKS:
+                out.append("\n\n")
+                walk(child)
+                out.append("\n\n")
+            elif tag in ("-comment",):
+                continue
+            else:
+                walk(child)
+
+    if root is not None:
+        walk(root)
+    text = "".join(out)
+    lines = [" ".join(line.split()) if not line.startswith("    ") else line.rstrip() for line in text.split("\n")]
+    # inside fences keep the lines as they are
+    fixed, fence = [], False
+    for raw_line, line in zip(text.split("\n"), lines):
+        if raw_line.strip().startswith("```"):
+            fence = not fence
+            fixed.append("```")
+        else:
+            fixed.append(raw_line.rstrip() if fence else line)
+    joined = "\n".join(fixed)
+    while "\n\n\n" in joined:
+        joined = joined.replace("\n\n\n", "\n\n")
+    return joined.strip("\n") + "\n"
+
+
+def load(path: str | pathlib.Path) -> Document:
+    """The document at ``path``, decoded and extracted; a UsageError of one line when it cannot be."""
+    target = pathlib.Path(path)
+    if target.is_dir():
+        raise UsageError(f"{path}: is a folder; give a document file ({', '.join(sorted(FORMATS))})")
+    fmt = FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        kind = f"extension {target.suffix}" if target.suffix else "no extension"
+        raise UsageError(f"{path}: {kind} is not a document this tool reads; give .txt, .md, .rst, .ipynb or .html")
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such document") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+    text, encoding, note = decode(data, str(path))
+    if fmt == "notebook":
+        text = notebook_text(text, str(path))
+    elif fmt == "html":
+        text = html_text(text)
+    return Document(target, text, fmt, encoding, note)

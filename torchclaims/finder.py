@@ -1,0 +1,305 @@
+"""The claim finder: where any text makes a claim of the catalog, with its stance and a confidence.
+
+Deterministic and explainable. The text is cut into units by ``segment`` (a sentence, a heading,
+a code line); a passage is one unit, or two or three consecutive units of one paragraph. Each
+claim's cues (``[claim.find]`` in its catalog entry: ``catalog.Cues``) decide whether a passage
+makes it: one of its ``subject`` phrases and one phrase of every ``says`` group, none of its
+``unless`` phrases. Matching runs on a normalised form of the text (NFKC, case-folded,
+traditional Chinese as simplified by OpenCC), so a traditional-Chinese or full-width copy reads
+the same.
+
+Stance: the passage *asserts* the entry's ``says`` or *denies* it. The finder counts the
+negations in the clause that leads to the passage's last ``says`` phrase (不, 没, 无, 非, 未,
+not, never, n't, without...; words like 不同 and 非常 are no negation), a falsity marker after
+it in the same clause (是错的, 误区, a myth, is wrong) and a marker before it that reports a
+belief to be corrected (很多人以为, 误以为, people think). An odd count flips the statement; a
+claim whose ``says`` is itself negated (``negated = true``) flips once more. A passage with the
+subject and some but not all groups only *mentions* the claim.
+
+Confidence (0 to 1) is a fixed sum of what the match rests on: the share of ``says`` groups hit,
+a single sentence rather than a window, an API-like subject (``x.view(``, ``num_workers``), how
+many groups there are; and it drops when several claims compete for one passage. Thresholds
+were calibrated on the labelled set (tests/finder_set/); ``python -m torchclaims finder-eval``
+prints precision, recall and stance accuracy there.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import unicodedata
+
+from . import catalog
+from .segment import Sentences, comment_of
+
+SHOWN = 0.5          # the default threshold: marks below it are shown with --all only
+MENTION = 0.35       # the confidence of a mention (below SHOWN: shown with --all)
+WINDOW = 3           # units in a passage, at most
+STANCES = ("asserts", "denies", "mentions")
+
+NEG_ZH = "不没无非未别勿莫"
+NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不错", "不管", "不但", "非常", "无论", "除非",
+              "无疑", "不得不", "毫无疑问", "不妨", "莫过于", "别的", "别人", "无数", "非零", "非空", "区别", "分别",
+              "特别", "无关紧要", "并无二致", "不论", "无所谓")
+NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere)"
+                    r"(?![a-z0-9_(])|n't\b|\bcan ?not\b")
+FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹",
+           "is wrong", "are wrong", "is false", "a myth", "myth", "misconception", "not true", "incorrect",
+           "is a mistake", "mistaken")
+BELIEF = ("以为", "误认为", "误以为", "常听说", "有人说", "据说", "传言", "people think", "people believe",
+          "it is often said", "commonly believed", "you may have heard", "you might think", "many think",
+          "many believe", "is often claimed", "a common belief", "contrary to")
+CLAUSE = re.compile(r"[，,;；。.!?！？:：\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
+                    r"|\bin fact\b|\bwhereas\b|\binstead\b")
+CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
+                      r"|\bin fact\b|\bwhereas\b|\binstead\b|\bin reality\b")
+API_LIKE = re.compile(r"[._(]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
+
+
+@dataclasses.dataclass(frozen=True)
+class Mark:
+    claim: str
+    start: int
+    end: int
+    stance: str
+    confidence: float
+    why: str          # the cues that matched, for a reader who asks
+
+    def as_json(self) -> dict:
+        return {"claim": self.claim, "start": self.start, "end": self.end, "stance": self.stance,
+                "confidence": round(self.confidence, 3)}
+
+
+# ---------------------------------------------------------------- normalising and matching
+
+@functools.cache
+def _t2s():
+    import opencc
+    return opencc.OpenCC("t2s")
+
+
+def normal(text: str) -> str:
+    """NFKC, case-folded, traditional characters made simplified, white space runs as one space.
+    Kept character for character where it can be (OpenCC's t2s maps one character to one)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if any("\u3400" <= ch <= "\u9fff" for ch in text):
+        text = _t2s().convert(text)
+    return re.sub(r"\s+", " ", text)
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff"
+
+
+@functools.cache
+def phrase_pattern(phrase: str) -> str:
+    """The regular expression of one cue phrase (see catalog.Cues)."""
+    p = normal(phrase.strip())
+    prefix = p.endswith("*")
+    p = p.rstrip("*")
+    parts = []
+    for ch in p:
+        if ch in " _-":
+            if parts and parts[-1] != r"[\s_\-]*":
+                parts.append(r"[\s_\-]*")
+        elif _is_cjk(ch):
+            parts.append(re.escape(ch) + r"\s?")
+        else:
+            parts.append(re.escape(ch))
+    body = "".join(parts)
+    if body.endswith(r"\s?"):
+        body = body[:-3]
+    head = r"(?<![a-z0-9])" if p[:1].isascii() and p[:1].isalnum() else ""
+    tail = "" if prefix or not (p[-1:].isascii() and p[-1:].isalnum()) else r"(?![a-z0-9])"
+    return head + body + tail
+
+
+def _alternation(phrases) -> re.Pattern:
+    return re.compile("|".join(f"(?:{phrase_pattern(p)})" for p in sorted(set(phrases), key=len, reverse=True)))
+
+
+@dataclasses.dataclass
+class _Group:
+    plain: re.Pattern | None       # phrases that state the group's part of the claim
+    opposite: re.Pattern | None    # "!" phrases: they state its opposite (深拷贝 against 共享)
+
+    def last(self, norm: str) -> tuple[re.Match, bool] | None:
+        """The group's last match in ``norm`` and whether it is an opposite phrase."""
+        best = None
+        for pattern, flipped in ((self.plain, False), (self.opposite, True)):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(norm):
+                if best is None or m.start() > best[0].start():
+                    best = (m, flipped)
+        return best
+
+
+def _group(phrases) -> _Group:
+    plain = [p for p in phrases if not p.startswith("!")]
+    opposite = [p[1:] for p in phrases if p.startswith("!")]
+    return _Group(_alternation(plain) if plain else None, _alternation(opposite) if opposite else None)
+
+
+@dataclasses.dataclass
+class _Claim:
+    id: str
+    cues: catalog.Cues
+    subject: re.Pattern
+    groups: list[_Group]
+    unless: re.Pattern | None
+    api: bool
+
+
+class Finder:
+    """The catalog's cues, compiled once; ``find(text)`` gives the marks."""
+
+    def __init__(self, claims: dict[str, catalog.Claim]):
+        self.claims = {}
+        by_subject: dict[str, list[str]] = {}
+        for cid, claim in claims.items():
+            if claim.find is None:
+                continue
+            cues = claim.find
+            self.claims[cid] = _Claim(cid, cues, _alternation(cues.subject), [_group(g) for g in cues.says],
+                                      _alternation(cues.unless) if cues.unless else None,
+                                      any(API_LIKE.search(s) for s in cues.subject))
+            for s in cues.subject:
+                by_subject.setdefault(phrase_pattern(s), []).append(cid)
+        self._subjects = list(by_subject.items())
+        self._any_subject = re.compile("|".join(f"(?P<s{i}>{pat})" for i, (pat, _) in enumerate(self._subjects))) \
+            if self._subjects else None
+
+    # the candidates: claims whose subject appears in a unit
+    def _subjects_in(self, norm: str) -> set[str]:
+        found: set[str] = set()
+        if self._any_subject is None:
+            return found
+        pos = 0
+        while True:
+            m = self._any_subject.search(norm, pos)
+            if not m:
+                break
+            found.update(self._subjects[int(m.lastgroup[1:])][1])
+            pos = m.start() + 1     # another subject may start inside this match
+        return found
+
+    def find(self, text: str, sentences: Sentences | None = None, progress=None) -> list[Mark]:
+        """Every mark in ``text``: for each claim, its passages, best first, none overlapping."""
+        sentences = sentences or Sentences(text)
+        units = [u for u in sentences.units if u.kind != "code" or comment_of(text[u.start:u.end])]
+        norms = [normal(text[u.start:u.end]) for u in units]
+        cands = [self._subjects_in(n) for n in norms]
+        raw: list[Mark] = []
+        for i, unit in enumerate(units):
+            if progress and i % 500 == 0:
+                progress(unit.start, len(text))
+            for cid in cands[i]:
+                claim = self.claims[cid]
+                mark = None
+                for width in range(1, WINDOW + 1):
+                    j = i + width - 1
+                    if j >= len(units) or units[j].block != unit.block or units[j].kind != unit.kind:
+                        break
+                    norm = " ".join(norms[i:j + 1])
+                    mark = self._judge(claim, norm, units[i].start, units[j].end, width)
+                    if mark is not None and mark.stance != "mentions":
+                        break
+                    if mark is not None and width == 1 and norm.rstrip().endswith(("?", "？")):
+                        break   # a question states nothing: it stays a mention
+                if mark is not None:
+                    raw.append(mark)
+        return _resolve(raw)
+
+    def _judge(self, claim: _Claim, norm: str, start: int, end: int, width: int) -> Mark | None:
+        subject = claim.subject.search(norm)
+        if subject is None:
+            return None
+        if claim.unless is not None and claim.unless.search(norm):
+            return None
+        hits = [g.last(norm) for g in claim.groups]
+        found = [h for h in hits if h is not None]
+        if not claim.groups or len(found) < len(claim.groups):
+            if width > 1 or (not found and len(claim.groups) > 1):
+                return None
+            return Mark(claim.id, start, end, "mentions", MENTION * (len(found) + 1) / (len(claim.groups) + 1),
+                        f"subject {subject.group(0)!r}, {len(found)} of {len(claim.groups)} groups")
+        if norm.rstrip().endswith(("?", "？")) and width == 1:
+            return Mark(claim.id, start, end, "mentions", MENTION, f"subject {subject.group(0)!r}; a question")
+        last = max([m for m, _ in found], key=lambda m: m.end())
+        spans = [(m.start(), m.end()) for m, _ in found] + [(subject.start(), subject.end())]
+        flips = _flips(norm, last, spans) + sum(flipped for _, flipped in found)
+        stance = "denies" if (flips % 2 == 1) != claim.cues.negated else "asserts"
+        confidence = 0.45 + 0.1 * min(len(claim.groups), 3) / 3 + (0.2 if width == 1 else 0.1 if width == 2 else 0.0) \
+            + (0.1 if claim.api else 0.0) + (0.05 if len(subject.group(0)) >= 6 else 0.0)
+        why = f"subject {subject.group(0)!r}; " + ", ".join(("!" if f else "") + repr(m.group(0)) for m, f in found)
+        if flips:
+            why += f"; {flips} flip(s)"
+        return Mark(claim.id, start, end, stance, min(confidence, 0.99), why)
+
+
+def _negations(clause: str, skip: list[tuple[int, int]], offset: int) -> int:
+    count = 0
+    for i, ch in enumerate(clause):
+        if ch in NEG_ZH and not any(a <= i + offset < b for a, b in skip):
+            if any(i - k >= 0 and clause.startswith(w, i - k) for w in NOT_NEG_ZH for k in range(len(w)) if w[k] == ch):
+                continue
+            count += 1
+    for m in NEG_EN.finditer(clause):
+        if not any(a <= m.start() + offset < b for a, b in skip):
+            count += 1
+    return count
+
+
+def _flips(norm: str, last: re.Match, spans: list[tuple[int, int]]) -> int:
+    """Negations, falsity and belief markers around the passage's last cue (see the module doc):
+    negations in its clause up to the cue, a falsity marker after it in that clause, a belief
+    marker before it with no contrast word (其实, but, actually) in between."""
+    starts = [m.end() for m in CLAUSE.finditer(norm, 0, last.start())]
+    clause_start = starts[-1] if starts else 0
+    ends = [m.start() for m in CLAUSE.finditer(norm, last.end())]
+    clause_end = ends[0] if ends else len(norm)
+    flips = _negations(norm[clause_start:last.end()], spans, clause_start)
+    if any(w in norm[last.end():clause_end] for w in FALSITY):
+        flips += 1
+    turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
+    segment = norm[turns[-1] if turns else 0:last.start()]
+    if any(w in segment for w in BELIEF):
+        flips += 1
+    return flips
+
+
+def _resolve(raw: list[Mark]) -> list[Mark]:
+    """One mark per claim and passage, no two marks of a claim overlapping; where several claims
+    compete for the same passage, the weaker lose confidence."""
+    raw.sort(key=lambda m: (-(m.stance != "mentions"), -m.confidence, m.end - m.start, m.start, m.claim))
+    kept: list[Mark] = []
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for m in raw:
+        spans = taken.setdefault(m.claim, [])
+        if any(a < m.end and m.start < b for a, b in spans):
+            continue
+        spans.append((m.start, m.end))
+        kept.append(m)
+    by_span: dict[tuple[int, int], list[Mark]] = {}
+    for m in kept:
+        if m.stance != "mentions":
+            by_span.setdefault((m.start, m.end), []).append(m)
+    out = []
+    for m in kept:
+        rivals = by_span.get((m.start, m.end), [])
+        if m.stance != "mentions" and len(rivals) > 2:
+            m = dataclasses.replace(m, confidence=m.confidence - 0.05 * (len(rivals) - 2))
+        out.append(m)
+    out.sort(key=lambda m: (m.start, m.end, m.claim))
+    return out
+
+
+def verdict(stance: str, material: str) -> str:
+    """What the passage's statement is on a torch where the claim's material verdict is
+    ``material`` (right, wrong, partly or anything else: not measured)."""
+    if stance == "mentions" or material not in ("right", "wrong", "partly"):
+        return "not measured"
+    if material == "partly" or stance == "asserts":
+        return material
+    return "right" if material == "wrong" else "wrong"
