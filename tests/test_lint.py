@@ -337,3 +337,116 @@ def test_an_as_written_spec_of_a_confirmed_claim_is_found(tmp_path):
     assert "specs/test_x.py::test_as_written" in found[0].message
     in_range = dataclasses.replace(confirmed, verdict="version-dependent", versions="<2.0")
     assert label_kinds([in_range], tmp_path / "specs", tmp_path / "benchmarks") == []
+
+
+# ---------------------------------------------------------------- checks that cannot fail
+
+def test_callable_of_what_a_constructor_or_compile_built_is_found():
+    """The planted copy of the compile-modes spec: torch.compile raises or returns a callable."""
+    assert kinds("""
+        import torch
+        from torch import nn
+        def test_modes():
+            for mode in ("default", "max-autotune"):
+                assert callable(torch.compile(nn.Linear(2, 2), mode=mode)), mode
+            model = nn.Linear(2, 2)
+            assert callable(model)
+            scripted = torch.jit.script(model)
+            assert scripted is not None and callable(scripted)
+    """) == [("callable-of-a-call", 6), ("callable-of-a-call", 8), ("callable-of-a-call", 10)]
+
+
+@pytest.mark.parametrize("body", [
+    'assert callable(getattr(torch, "compile", None)), "no torch.compile"',   # a lookup can give None
+    'assert callable(torch.jit.script)',
+    'assert callable(torch.compile(torch.nn.Linear(2, 2))(torch.ones(2)).sum) or True',
+])
+def test_callable_of_a_lookup_is_not_found(body):
+    assert [k for k, _ in kinds(f"import torch\ndef test_x():\n    {body}\n")] == []
+
+
+def test_an_assertion_that_restates_its_conditional_input_is_found():
+    """The planted copy of the device-idiom spec: the expected side is the conditional the device was built from."""
+    assert kinds("""
+        import torch
+        def test_idiom():
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            assert device.type == ("cuda" if torch.cuda.is_available() else "cpu")
+            name = str(torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+            assert ("cuda" if torch.cuda.is_available() else "cpu") == name
+    """) == [("self-compare", 5), ("self-compare", 7)]
+
+
+def test_an_expression_compared_with_itself_is_found():
+    assert kinds("""
+        import torch
+        def test_same():
+            x = torch.ones(2)
+            assert x.shape == x.shape
+            y = x
+            assert x.shape[0] == y.shape[0]
+            z = y
+            assert x.dtype == torch.float32 and z is x
+        def test_same_object():
+            x = torch.ones(2)
+            torch.testing.assert_close(x, x)
+            assert x is x
+    """) == [("self-compare", 5), ("self-compare", 7), ("self-compare", 9), ("self-compare", 12),
+             ("self-compare", 13)]
+
+
+@pytest.mark.parametrize("body", [
+    "model = torch.nn.Dropout(0.5)\n    x = torch.ones(8)\n    assert torch.equal(model(x), model(x)) or True\n"
+    "    torch.testing.assert_close(model.eval()(x), model.eval()(x))",       # determinism: two calls
+    "t = torch.ones(2)\n    version = t._version\n    t += 1\n    assert t._version == version",  # t changed
+    "t = torch.ones(2)\n    version = t._version\n    t.add_(1)\n    assert t._version == version",  # t mutated
+    "m = torch.nn.Linear(2, 2)\n    dtype = m.weight.dtype\n    m.double()\n    assert m.weight.dtype == dtype",
+    "x = torch.zeros(1) / 0\n    assert x != x",                                              # a NaN test
+    "a = torch.rand(2)\n    b = torch.rand(2)\n    assert a.shape == b.shape",              # two objects
+    'y = torch.ones(2).to("cuda" if torch.cuda.is_available() else "cpu")\n'
+    '    assert y.device.type == ("cuda" if torch.cuda.is_available() else "cpu")',  # .to computes the device
+])
+def test_a_comparison_of_what_torch_computes_is_not_self_compare(body):
+    assert [k for k, _ in kinds(f"import torch\ndef test_x():\n    {body}\n")] == []
+
+
+def test_an_as_written_spec_expecting_any_exception_is_found():
+    """The planted copy of the compile-global-state spec, and a marker declaring raises=Exception."""
+    assert kinds("""
+        import pytest, torch
+        @pytest.mark.claim("compile.x", as_written=True)
+        def test_as_written_rejects():
+            with pytest.raises(Exception):
+                torch.compile(lambda x: x)(torch.ones(1))
+        @pytest.mark.claim("compile.y", as_written=True, raises=(ValueError, BaseException))
+        def test_as_written_declares():
+            torch.ones(1).view(2)
+        @pytest.mark.claim("compile.z", as_written=True)
+        def test_as_written_base():
+            with pytest.raises((RuntimeError, builtins.BaseException)):
+                torch.ones(1).view(2)
+    """) == [("broad-raises-as-written", 5), ("broad-raises-as-written", 7), ("broad-raises-as-written", 12)]
+
+
+def test_a_broad_raises_in_a_truth_spec_or_a_named_exception_as_written_is_not_found():
+    assert kinds("""
+        import pytest, torch
+        @pytest.mark.claim("compile.x")
+        def test_truth_rejects():
+            with pytest.raises(Exception):
+                torch.ones(1).view(2)
+        @pytest.mark.claim("compile.y", as_written=True)
+        def test_as_written_named():
+            with pytest.raises(RuntimeError, match="shape"):
+                torch.ones(1).view(2)
+    """) == []
+
+
+def test_a_module_level_as_written_marker_counts():
+    assert kinds("""
+        import pytest, torch
+        pytestmark = pytest.mark.claim("compile.x", as_written=True)
+        def test_rejects():
+            with pytest.raises(BaseException):
+                torch.ones(1).view(2)
+    """) == [("broad-raises-as-written", 5)]

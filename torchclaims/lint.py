@@ -16,6 +16,22 @@ by importing them.  Each finding is one line ``file:line: kind: message``.  The 
   run into an expected failure, which the scoreboard scores as a reproduced claim.  A spec that
   cannot run here skips with its reason (``pytest.skip``, a ``gpu`` marker).
 - ``skip-without-reason``: ``pytest.skip()`` with no reason.
+- ``callable-of-a-call``: ``assert callable(f(...))``, the result of a constructor or a wrapper
+  (``torch.compile(model)``, ``nn.Linear(2, 2)``, ``torch.jit.script(fn)``): the call either
+  raises, and the assert is never reached, or returns an object that is callable by
+  construction.  Call the result and check what it returns.  ``callable(getattr(obj, name,
+  None))`` is a lookup that can give ``None``, and is not found.
+- ``self-compare``: an assertion whose two sides are the same call-free expression once each
+  local alias (a name bound once to another name) is replaced by what it names (``x.shape ==
+  x.shape``; ``y = x; assert y is x``), or one side is a conditional ``a if c else
+  b`` and the other reads back what a constructor built from that same conditional (``device =
+  torch.device("cuda" if c else "cpu"); assert device.type == ("cuda" if c else "cpu")``): the
+  expected value restates the input.  Two calls of one expression (``model(x) == model(x)``)
+  check determinism and are not found, nor is ``x != x`` (a NaN test).
+- ``broad-raises-as-written``: an as-written spec (``as_written=True``) that expects
+  ``pytest.raises(Exception)`` or ``BaseException`` (or declares ``raises=Exception`` on its
+  marker): it passes "as the material says" when the code breaks for any reason at all (a
+  typo, an unrelated error).  Name the exception the material's statement implies.
 
 Label lint (``label_findings``), over the catalog, the spec links and ``benchmarks/``:
 
@@ -53,6 +69,7 @@ Sibling lint (``sibling_findings``), over the catalog alone:
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import pathlib
 import re
@@ -296,6 +313,178 @@ def _parametrized_names(func: ast.FunctionDef) -> set[str]:
     return names
 
 
+# ---------------------------------------------------------------- assertions that restate their input
+
+# Lookups that can give None: callable() of what they return is a real question.
+LOOKUPS = {"getattr", "get", "pop", "__getattr__", "__getattribute__"}
+# Callees that build a value from their argument without computing anything under test:
+# classes (CamelCase), torch's value types and Python's conversions.
+BUILDERS = {"device", "dtype", "Size", "str", "int", "float", "bool", "tuple", "list"}
+REFLEXIVE_OPS = (ast.Eq, ast.Is, ast.LtE, ast.GtE)
+
+
+def _single_bindings(func: ast.FunctionDef, unchanged: bool = True) -> dict[str, ast.expr]:
+    """Local names bound exactly once, by ``name = value`` (and, if ``unchanged``, whose value
+    the spec never changes afterwards)."""
+    values: dict[str, list[ast.expr | None]] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name):
+                        values.setdefault(n.id, []).append(node.value if target is n else None)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)):
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name):
+                    values.setdefault(n.id, []).append(None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for n in (m for item in node.items if item.optional_vars for m in ast.walk(item.optional_vars)):
+                if isinstance(n, ast.Name):
+                    values.setdefault(n.id, []).append(None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for a in node.args.args + node.args.kwonlyargs:
+                values.setdefault(a.arg, []).append(None)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            values.setdefault(node.name, []).append(None)
+    single = {name: vals[0] for name, vals in values.items() if len(vals) == 1 and vals[0] is not None}
+    if not unchanged:
+        return single
+    for name in _mutated(func, set(single)):
+        single.pop(name)
+    # A value read from a local that changes (``version = t._version`` before ``t += 1``) is
+    # no longer what the name holds at the assert: only values built from unchanging names stay.
+    changed = True
+    while changed:
+        changed = False
+        for name, value in list(single.items()):
+            if any(isinstance(n, ast.Name) and n.id in values and n.id not in single for n in ast.walk(value)):
+                single.pop(name)
+                changed = True
+    return single
+
+
+def _expand(node: ast.expr, bindings: dict[str, ast.expr], depth: int = 4) -> ast.expr:
+    """``node`` with each name of ``bindings`` replaced by its value (``depth`` levels deep)."""
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, name):
+            if isinstance(name.ctx, ast.Load) and name.id in bindings and depth > 0:
+                return _expand(bindings[name.id], bindings, depth - 1)
+            return name
+    return Substitute().visit(copy.deepcopy(node))
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a, include_attributes=False) == ast.dump(b, include_attributes=False)
+
+
+def _calls_nothing(node: ast.AST) -> bool:
+    return not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _builds_from(node: ast.expr, part: ast.expr) -> bool:
+    """``node`` is ``part`` itself, or reads an attribute or item of a value built from ``part``
+    by a BUILDERS or CamelCase call (``torch.device(part).type``)."""
+    if _same(node, part):
+        return True
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return _builds_from(node.value, part)
+    if isinstance(node, ast.Call):
+        _, callee = _callee(node)
+        if callee and (callee in BUILDERS or callee[:1].isupper()):
+            return any(_builds_from(a, part) for a in list(node.args) + [k.value for k in node.keywords])
+    return False
+
+
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [c for v in test.values for c in _conjuncts(v)]
+    return [test]
+
+
+def _compared_pairs(func: ast.FunctionDef):
+    """(assertion node, left, right) of each comparison an assertion makes: ``assert a == b``
+    (and each link of ``a == b == c``, each side of ``and``), ``assert_close(a, b)``."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assert):
+            for test in _conjuncts(node.test):
+                if isinstance(test, ast.Compare):
+                    sides = [test.left, *test.comparators]
+                    for op, left, right in zip(test.ops, sides, sides[1:]):
+                        if isinstance(op, REFLEXIVE_OPS):
+                            yield node, left, right
+        elif isinstance(node, ast.Call):
+            _, attr = _callee(node)
+            if attr and ASSERT_FUNCS.match(attr) and len(node.args) >= 2:
+                yield node, node.args[0], node.args[1]
+
+
+def self_compares(func: ast.FunctionDef) -> list[ast.AST]:
+    """The assertions of ``func`` that compare an expression with itself (``self-compare``)."""
+    bindings = _single_bindings(func)
+    # Only another name for the same object or constant stands in for a name: what a name read
+    # from an object (``before = y._version``) can change with any call in between, and a name
+    # bound to a call's result is one object of its own (``a = f(); b = f()`` differ).
+    aliases = {name: value for name, value in bindings.items() if isinstance(value, (ast.Name, ast.Constant))}
+    found = []
+    for node, left, right in _compared_pairs(func):
+        a, b = _expand(left, aliases), _expand(right, aliases)
+        # Two calls of one expression are a check of determinism (``model(x) == model(x)``).
+        identical = _same(a, b) and _calls_nothing(a)
+        a, b = _expand(left, bindings), _expand(right, bindings)
+        restated = any(isinstance(side, ast.IfExp) and not isinstance(other, ast.IfExp) and
+                       any(isinstance(n, ast.IfExp) and _same(n, side) for n in ast.walk(other)) and
+                       _builds_from(other, side)
+                       for side, other in ((a, b), (b, a)))
+        if (identical or restated) and node not in found:
+            found.append(node)
+    return found
+
+
+def callables_of_calls(func: ast.FunctionDef) -> list[ast.Assert]:
+    """``assert callable(f(...))`` (directly or through a name bound once): ``callable-of-a-call``.
+    What happens to the object later does not matter: a built module stays callable."""
+    bindings = _single_bindings(func, unchanged=False)
+    found = []
+    for node in (n for n in ast.walk(func) if isinstance(n, ast.Assert)):
+        for test in _conjuncts(node.test):
+            if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "callable" \
+                    and len(test.args) == 1:
+                arg = _expand(test.args[0], bindings, depth=1)
+                if isinstance(arg, ast.Call) and _callee(arg)[1] not in LOOKUPS:
+                    found.append(node)
+                    break
+    return found
+
+
+BROAD_EXCEPTIONS = {"Exception", "BaseException"}
+
+
+def _is_broad(node: ast.expr | None) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(_is_broad(e) for e in node.elts)
+    return isinstance(node, (ast.Name, ast.Attribute)) and \
+        (node.id if isinstance(node, ast.Name) else node.attr) in BROAD_EXCEPTIONS
+
+
+def broad_raises(func: ast.FunctionDef, module_marks: list[ast.expr]) -> list[ast.AST]:
+    """In an as-written spec: ``pytest.raises(Exception)`` / ``BaseException``, or a claim
+    marker declaring ``raises=Exception`` (``broad-raises-as-written``)."""
+    as_written = []
+    for deco in list(func.decorator_list) + module_marks:
+        for call in ast.walk(deco):
+            if isinstance(call, ast.Call) and _callee(call)[1] == "claim" and any(
+                    k.arg == "as_written" and isinstance(k.value, ast.Constant) and k.value.value
+                    for k in call.keywords):
+                as_written.append(call)
+    if not as_written:
+        return []
+    found = [call for call in as_written if any(k.arg == "raises" and _is_broad(k.value) for k in call.keywords)]
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and _is_pytest_call(node, {"raises"}) and node.args and _is_broad(node.args[0]):
+            found.append(node)
+    return found
+
+
 def lint_source(source: str, name: str) -> list[Finding]:
     """The spec lint of one file's source (``name`` is how findings name the file)."""
     tree = ast.parse(source, filename=name)
@@ -318,6 +507,17 @@ def lint_source(source: str, name: str) -> list[Finding]:
             if isinstance(node, ast.Call) and _is_pytest_call(node, {"skip"}) and not node.args and \
                     not any(k.arg == "reason" for k in node.keywords):
                 findings.append(Finding(name, node.lineno, "skip-without-reason", f"{func.name} skips without a reason"))
+        for node in callables_of_calls(func):
+            findings.append(Finding(name, node.lineno, "callable-of-a-call",
+                                    f"{func.name} asserts callable() of what a call built; it raises or is true"))
+        for node in self_compares(func):
+            findings.append(Finding(name, node.lineno, "self-compare",
+                                    f"{func.name} compares an expression with itself (or with the input it was "
+                                    f"built from); it cannot fail"))
+        for node in broad_raises(func, lint.module_marks):
+            findings.append(Finding(name, node.lineno, "broad-raises-as-written",
+                                    f"{func.name} is as-written and expects any Exception; it would pass for "
+                                    f"an unrelated error"))
     return sorted(findings, key=lambda f: (f.line, f.kind))
 
 
