@@ -7,6 +7,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# TORCH_INDEX=https://download.pytorch.org/whl/cpu: torch's CPU-only wheels (README, "Two commands")
+TORCH_INDEX ?=
 
 .PHONY: setup specs test
 setup: $(VENV)/.installed
@@ -16,8 +18,10 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX) )-e '.[dev]'
 	touch $@
+	@$(PY) -c "import torch; c = torch.version.cuda; print('installed torch', torch.__version__, '(the CUDA ' + c + ' build)' if c else '(the CPU-only build)'); c and not torch.cuda.is_available() and print('no GPU here: make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu on a fresh clone (or after rm -rf $(VENV)) installs the CPU-only build, a few hundred MB')"
+	@echo "$(VENV)/ takes $$(du -sh $(VENV) | cut -f1)"
 	@echo "torchclaims is set up in $(VENV)/. Next: . $(VENV)/bin/activate && pytest specs/   (中文: LANG=zh_CN.UTF-8 pytest specs/, or add --lang zh)"
 
 specs: setup
