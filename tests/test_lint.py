@@ -450,3 +450,27 @@ def test_a_module_level_as_written_marker_counts():
             with pytest.raises(BaseException):
                 torch.ones(1).view(2)
     """) == [("broad-raises-as-written", 5)]
+
+
+def test_a_module_level_claim_marker_links_its_specs_for_the_gpu_rules(tmp_path):
+    """The lints read links through torchclaims.links: a file-wide pytestmark claim counts."""
+    spec = '''
+        import pytest, torch
+        pytestmark = [pytest.mark.claim("devices.x")]
+        def test_runs_on_cpu():
+            assert not torch.empty(1).is_pinned()
+    '''
+    found = lint.label_findings({"devices.x": gpu_claim()}, *project(tmp_path, spec))
+    assert [f.kind for f in found] == ["gpu-only-runs-on-cpu"]
+    assert "specs/test_x.py::test_runs_on_cpu" in found[0].message
+
+
+def test_a_module_level_gpu_marker_guards_and_a_spec_without_cuda_is_still_found(tmp_path):
+    spec = '''
+        import pytest, torch
+        pytestmark = [pytest.mark.gpu, pytest.mark.claim("devices.x")]
+        def test_shape_only():
+            assert torch.ones(2).shape == (2,)
+    '''
+    found = lint.label_findings({"devices.x": gpu_claim()}, *project(tmp_path, spec))
+    assert [f.kind for f in found] == ["gpu-only-spec-without-cuda"]

@@ -3,13 +3,13 @@
 Everything here runs on a tiny catalog, tiny spec files and a tiny mutants folder in a
 scratch directory; nothing runs the real specs, so it stays fast.
 """
-import pathlib
 import subprocess
 import sys
 
 import pytest
 
 from torchclaims import catalog, mutants, mutants_cli
+from torchclaims.links import spec_links
 
 ENTRY = '''
 [[claim]]
@@ -93,7 +93,7 @@ def project(tmp_path_factory):
 
 def test_coverage_counts_claims_with_a_truth_spec_and_lists_those_no_fault_names(project):
     claims = catalog.load(project / "claims")
-    links = mutants_cli.spec_links(project / "specs")
+    links = spec_links(project / "specs")
     faults = mutants.load_all(project / "mutants")
     assert list(faults) == ["fixture_fault_breaks_indexing"], "load_all returned faults of another folder"
     cov = mutants.coverage(claims, links, faults.values())
@@ -105,7 +105,7 @@ def test_coverage_counts_claims_with_a_truth_spec_and_lists_those_no_fault_names
 
 def test_coverage_narrows_to_a_topic_and_is_complete_when_every_claim_has_a_fault(project):
     claims = catalog.load(project / "claims")
-    links = mutants_cli.spec_links(project / "specs")
+    links = spec_links(project / "specs")
     every = mutants.Fault("every", ("tensors.unfaulted", "tensors.by-module-mark"), lambda: None, "", "x")
     cov = mutants.coverage(claims, links, [*mutants.load_all(project / "mutants").values(), every])
     assert (cov.uncovered, cov.percent) == ((), 100.0)
@@ -114,7 +114,7 @@ def test_coverage_narrows_to_a_topic_and_is_complete_when_every_claim_has_a_faul
 
 
 def test_spec_files_of_a_fault_are_only_those_linking_its_claims(project):
-    links = mutants_cli.spec_links(project / "specs")
+    links = spec_links(project / "specs")
     fault = mutants.Fault("f", ("tensors.by-module-mark",), lambda: None, "", "tensors")
     assert mutants_cli._spec_files(fault, links) == ["specs/test_tensors_module.py"]
 

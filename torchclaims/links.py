@@ -1,8 +1,10 @@
 """Claim links: which spec checks which claim, read from the ``claim`` marker.
 
 One reader for both ways of looking: ``claim_marks(item)`` on a collected pytest item (the
-plugin, ``check``), and ``file_links(path)`` on a spec file's source without importing it
-(the report of a file skipped whole at collection, the command line's ``show``).
+plugin, ``check``), and ``file_sources(path)`` / ``file_links`` / ``spec_links`` on spec files'
+sources without importing them (the report of a file skipped whole at collection, the command
+line's ``show`` and ``check --static``, the lints, the planted-fault runner, the matrix).  A
+module-level ``pytestmark = pytest.mark.claim(...)`` links every test of its file.
 
     @pytest.mark.claim("tensors.view-shares-storage")                  # a truth spec
     @pytest.mark.claim("autograd.x", as_written=True)                  # the material's statement:
@@ -50,31 +52,60 @@ def claim_marks(item) -> list[Link]:
     return links
 
 
-def file_links(path: pathlib.Path, name: str, tree: ast.Module | None = None) -> dict[str, list[tuple[str, bool]]]:
-    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)].
+@dataclasses.dataclass(frozen=True)
+class SpecSource:
+    """One test function of a spec file, read from source: what the lints need beside its links."""
+    name: str                          # "specs/test_x.py::test_y"
+    func: ast.FunctionDef | ast.AsyncFunctionDef
+    module: ast.Module                 # the file's parsed source
+    links: tuple[tuple[str, bool], ...]   # (claim id, as_written): the module's pytestmark, then its own
+
+
+def module_marks(tree: ast.Module) -> list[ast.expr]:
+    """The values of the module-level ``pytestmark = ...`` assignments (the last one wins in pytest)."""
+    marks = [node.value for node in tree.body if isinstance(node, ast.Assign)
+             and any(getattr(t, "id", None) == "pytestmark" for t in node.targets)]
+    return marks[-1:]
+
+
+def file_sources(path: pathlib.Path, name: str, tree: ast.Module | None = None) -> list[SpecSource]:
+    """Every test function of one spec file with its claim links, read from its source.
 
     ``tree``: the file's parsed source, where the caller has it already."""
-    links: dict[str, list[tuple[str, bool]]] = {}
     if tree is None:
         tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
-    module_marks = []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
-            module_marks = claim_calls(node.value)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            marks = module_marks + [m for d in node.decorator_list for m in claim_calls(d)]
-            for cid, as_written in marks:
-                links.setdefault(cid, []).append((f"{name}::{node.name}", as_written))
+    shared = [m for node in module_marks(tree) for m in claim_calls(node)]
+    return [SpecSource(f"{name}::{node.name}", node, tree,
+                       tuple(shared + [m for d in node.decorator_list for m in claim_calls(d)]))
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test")]
+
+
+def file_links(path: pathlib.Path, name: str, tree: ast.Module | None = None) -> dict[str, list[tuple[str, bool]]]:
+    """The claim links of one spec file, read from its source: id -> [(name::test, as_written)]."""
+    links: dict[str, list[tuple[str, bool]]] = {}
+    for spec in file_sources(path, name, tree):
+        for cid, as_written in spec.links:
+            links.setdefault(cid, []).append((spec.name, as_written))
     return links
 
 
-def spec_links(specs_dir: pathlib.Path, root: pathlib.Path, pattern: str = "test_*.py") -> dict[str, list[tuple[str, bool]]]:
+def spec_sources(specs_dir: pathlib.Path, root: pathlib.Path | None = None,
+                 pattern: str = "test_*.py") -> list[SpecSource]:
+    """Every test function of every spec file of ``specs_dir``, named relative to ``root``
+    (default: the folder above ``specs_dir``, so names read ``specs/test_x.py::test_y``)."""
+    root = pathlib.Path(specs_dir).parent if root is None else pathlib.Path(root)
+    return [spec for path in sorted(pathlib.Path(specs_dir).glob(pattern))
+            for spec in file_sources(path, path.relative_to(root).as_posix())]
+
+
+def spec_links(specs_dir: pathlib.Path, root: pathlib.Path | None = None,
+               pattern: str = "test_*.py") -> dict[str, list[tuple[str, bool]]]:
     """Claim id -> [(spec name, as_written)] over every spec file of ``specs_dir`` (no import)."""
     links: dict[str, list[tuple[str, bool]]] = {}
-    for path in sorted(pathlib.Path(specs_dir).glob(pattern)):
-        for cid, found in file_links(path, str(path.relative_to(root))).items():
-            links.setdefault(cid, []).extend(found)
+    for spec in spec_sources(specs_dir, root, pattern):
+        for cid, as_written in spec.links:
+            links.setdefault(cid, []).append((spec.name, as_written))
     return links
 
 

@@ -544,12 +544,8 @@ def _gpu_guarded(func: ast.FunctionDef, module: ast.Module) -> bool:
     """The spec is gpu-marked (function or module) or skips itself where CUDA is absent."""
     def marks_gpu(node):
         return any(isinstance(n, ast.Attribute) and n.attr == "gpu" for n in ast.walk(node))
-    if any(marks_gpu(d) for d in func.decorator_list):
+    if any(marks_gpu(d) for d in func.decorator_list + links.module_marks(module)):
         return True
-    for n in module.body:
-        if isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in n.targets) \
-                and marks_gpu(n.value):
-            return True
     for deco in func.decorator_list:
         if isinstance(deco, ast.Call) and _callee(deco)[1] == "skipif" and deco.args \
                 and _NO_CUDA.search(ast.unparse(deco.args[0])):
@@ -562,17 +558,13 @@ def _gpu_guarded(func: ast.FunctionDef, module: ast.Module) -> bool:
 
 
 def gpu_guards(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]]:
-    """Claim id -> {spec name: gpu-guarded} for the truth specs of specs_dir."""
+    """Claim id -> {spec name: gpu-guarded} for the truth specs of specs_dir (links.spec_sources:
+    a module-level ``pytestmark`` claim links every test of its file)."""
     out: dict[str, dict[str, bool]] = {}
-    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and n.name.startswith("test")]
-        for func in funcs:
-            for deco in func.decorator_list:
-                for cid, as_written in links.claim_calls(deco):
-                    if not as_written:
-                        out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _gpu_guarded(func, tree)
+    for spec in links.spec_sources(pathlib.Path(specs_dir)):
+        for cid, as_written in spec.links:
+            if not as_written:
+                out.setdefault(cid, {})[spec.name] = _gpu_guarded(spec.func, spec.module)
     return out
 
 
@@ -610,15 +602,11 @@ def _in_docstring(node: ast.AST, func: ast.AST) -> bool:
 def cuda_uses(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, dict[str, bool]]:
     """Claim id -> {truth spec name: touches CUDA} for the truth specs of specs_dir."""
     out: dict[str, dict[str, bool]] = {}
-    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        helpers = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-        for func in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and n.name.startswith("test")):
-            for deco in func.decorator_list:
-                for cid, as_written in links.claim_calls(deco):
-                    if not as_written:
-                        out.setdefault(cid, {})[f"{path.name}::{func.name}"] = _touches_cuda(func, helpers)
+    for spec in links.spec_sources(pathlib.Path(specs_dir)):
+        helpers = {n.name: n for n in spec.module.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        for cid, as_written in spec.links:
+            if not as_written:
+                out.setdefault(cid, {})[spec.name] = _touches_cuda(spec.func, helpers)
     return out
 
 
@@ -628,7 +616,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     measured = benchmarked_claims(bench_dir)
     guards = gpu_guards(specs_dir)
     cuda_use = cuda_uses(specs_dir)
-    linked = links.spec_links(pathlib.Path(specs_dir), pathlib.Path(specs_dir).parent)
+    linked = links.spec_links(pathlib.Path(specs_dir))
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         written = [name for name, as_written in linked.get(c.id, []) if as_written]

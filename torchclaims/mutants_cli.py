@@ -18,19 +18,10 @@ import time
 
 from . import catalog, mutants
 from .errors import Parser as _Parser, UsageError
-from .links import file_links
+from .links import spec_links
 from .strings import fill
 
 SPECS_DIR = catalog.ROOT / "specs"
-
-
-def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str, bool]]]:
-    """Claim id -> [(specs/FILE::test, as_written)] over the spec files, read without importing them."""
-    links: dict[str, list[tuple[str, bool]]] = {}
-    for path in sorted(pathlib.Path(specs_dir).glob("test_*.py")):
-        for cid, found in file_links(path, f"{pathlib.Path(specs_dir).name}/{path.name}").items():
-            links.setdefault(cid, []).extend(found)
-    return links
 
 
 def _spec_files(fault: mutants.Fault, links) -> list[str]:
@@ -140,7 +131,7 @@ def main(argv: list[str]) -> int:
             if cid not in claims:
                 raise UsageError(f"fault {f.name!r} names unknown claim {cid!r}")
     faults = select(registry, args.names, args.topic, args.fast)
-    links = spec_links()
+    links = spec_links(SPECS_DIR)
     if args.list:
         for f in faults:
             print(f"{f.name:<32} {f.topic:<10} {', '.join(f.claims)}\n{'':<32} {f.doc}")
