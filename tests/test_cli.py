@@ -108,7 +108,7 @@ def test_show_prints_one_claim_with_says_truth_and_source(claims_dir):
 @pytest.mark.parametrize("args, fragment", [
     (["show", "tensors.nope"], "unknown claim id 'tensors.nope'"),
     (["claims", "--topic", "nope"], "unknown topic 'nope'"),
-    (["claims", "--verdict", "true"], "invalid choice: 'true'"),
+    (["claims", "--verdict", "true"], "--verdict true: not a verdict"),
     (["claims", "--format", "xml"], "invalid choice: 'xml'"),
     (["claims", "--bogus"], "unrecognized arguments: --bogus"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),

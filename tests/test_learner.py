@@ -2,6 +2,7 @@
 one clear line for each mistake a learner makes, and lessons without hidden rules."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import string
@@ -206,7 +207,7 @@ def test_a_mistyped_claim_option_suggests_the_nearest_id(scratch):
 
 @pytest.mark.parametrize("args, fragment", [
     (["show", "tensors.veiw-needs-contiguous"], "(did you mean tensors.view-needs-contiguous?"),
-    (["show", "autograd"], "unknown claim id 'autograd' (did you mean autograd?"),
+    (["show", "autogard"], "unknown claim id 'autogard' (did you mean autograd?"),
     (["claims", "--topic", "tensor"], "unknown topic 'tensor' (did you mean tensors?)"),
     (["claims", "--topic", "autogard", "--lang", "zh"], "你是不是要找 autograd"),
 ])
@@ -214,6 +215,27 @@ def test_mistyped_ids_and_topics_get_the_nearest_match(args, fragment):
     result = cli_run(*args)
     assert result.returncode == 2, result.stderr
     assert fragment in one_line(result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("lang, head", [("en", "autograd: a topic, "), ("zh", "autograd 是一个主题，")])
+def test_show_with_a_topic_lists_its_claims_one_a_line(lang, head):
+    """``show tensors`` answered "did you mean tensors?"; a topic is not a mistyped id."""
+    result = cli_run("show", "autograd", "--lang", lang)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(head), lines[0]
+    ids = sorted(c.id for c in catalog.load().values() if c.topic == "autograd")
+    assert [line.split()[0] for line in lines[1:]] == ids, lines[:5]
+    verdict = {"en": "refuted", "zh": "错误"}[lang]
+    assert f"  autograd.engine-dfs-in-python  {verdict}" in lines, lines[:5]
+
+
+@pytest.mark.parametrize("word", ["refuted", "wrong", "错误"])
+def test_a_verdict_is_typed_in_either_language(word):
+    result = cli_run("claims", "--verdict", word, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert rows and {r["verdict"] for r in rows} == {"refuted"}, {r["verdict"] for r in rows}
 
 
 def test_version_and_commands_work_outside_the_clone(tmp_path):

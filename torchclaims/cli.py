@@ -16,12 +16,10 @@ from . import anchors, catalog, lint
 from . import links as _links
 from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
 from .links import file_links  # noqa: F401
-from .strings import default_lang, fill, text
+from .strings import default_lang, fill, text, usage_line, verdict_from_word
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
-# the scoreboard's words for the material's verdict, accepted by --verdict for the catalog's labels
-VERDICT_ALIASES = {"right": "confirmed", "wrong": "refuted", "version-dep": "version-dependent"}
 
 
 # ---------------------------------------------------------------- catalog listing
@@ -131,9 +129,20 @@ def claim_option_message(name: str, claims, lang: str = "en") -> str:
     return text(lang, "claim_option", name=name, hint=did_you_mean(close, lang))
 
 
+def show_topic(topic: str, claims, lang: str) -> None:
+    """``show TOPIC``: the topic's claims, one line each (the id whole, then the catalog verdict)."""
+    members = sorted(c.id for c in claims.values() if c.topic == topic)
+    print(text(lang, "topic_head", topic=topic, n=len(members)))
+    for cid in members:
+        print("  " + text(lang, "topic_line", id=cid, verdict=verdict_word(lang, claims[cid].verdict)))
+
+
 def cmd_show(args) -> int:
     claims = _load_catalog()
     lang = args.lang
+    if args.id in catalog.topics(claims):
+        show_topic(args.id, claims, lang)
+        return 0
     if args.id not in claims:
         raise UsageError(unknown_claim_message(args.id, claims, lang))
     c = claims[args.id]
@@ -251,6 +260,16 @@ def version() -> str:
         return "(not installed: run make setup)"
 
 
+def verdict_type(word: str) -> str:
+    """``--verdict``'s value: a verdict in either language (``strings.verdict_from_word``)."""
+    verdict = verdict_from_word(word)
+    if verdict is None:
+        lang = default_lang()
+        raise UsageError(text(lang, "unknown_verdict", word=word, labels=", ".join(catalog.VERDICTS),
+                              zh="、".join(text("zh", v) for v in catalog.VERDICTS)))
+    return verdict
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m torchclaims", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"torchclaims {version()}")
@@ -258,13 +277,14 @@ def build_parser() -> argparse.ArgumentParser:
     lang_help = "language (default: the locale's, zh when LANGUAGE, LC_ALL or LANG starts with zh)"
     p = sub.add_parser("claims", help="list the catalog")
     p.add_argument("--topic")
-    p.add_argument("--verdict", choices=catalog.VERDICTS, type=lambda v: VERDICT_ALIASES.get(v, v),
-                   help="the catalog's label; " + text("en", "verdict_alias"))
+    p.add_argument("--verdict", type=verdict_type, metavar="VERDICT",
+                   help=f"the catalog's label ({', '.join(catalog.VERDICTS)}); " + text("en", "verdict_alias")
+                   + "; Chinese words too (错误, 属实, 部分正确...)")
     p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
-    p = sub.add_parser("show", help="one claim with its specs")
-    p.add_argument("id")
+    p = sub.add_parser("show", help="one claim with its specs, or a topic's claims")
+    p.add_argument("id", metavar="ID", help="a claim id, or a topic (its claims, one a line)")
     p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("check", help="validate the catalog, its links to specs, and lint hollow specs and labels")
@@ -277,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),
         ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
         ("anchors", "anchors", "propose, show and record where the documents make each claim"),
+        ("lint", "doclint", "check tutorials (.md .rst .txt .ipynb .html) for statements wrong on this torch"),
+        ("finder-eval", "finder_eval", "the claim finder's precision, recall and stance accuracy, measured"),
     ):
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.set_defaults(delegate=module)
@@ -285,6 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    lang = _lang_of(argv)
     parser = build_parser()
     try:
         args, rest = parser.parse_known_args(argv)
@@ -297,14 +320,23 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return args.func(args)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(text(lang, "error_line", message=usage_line(lang, str(exc))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for it, never a traceback
-        print(text("en", "interrupted"), file=sys.stderr)
+        print(text(lang, "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(text(lang, "error_line", message=exc), file=sys.stderr)
         return 2
+
+
+def _lang_of(argv: list[str]) -> str:
+    """The language of the command's own messages: ``--lang X`` on the line, else the locale's."""
+    for i, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
+        if value in ("en", "zh"):
+            return value
+    return default_lang()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import string
+import unicodedata
 
 LANGS = ("en", "zh")
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
@@ -83,6 +84,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "did_you_mean": " (did you mean {best}?{more})", "also_close": " also close: {names}",
         "claim_option": "--claim {name}: no such claim id or topic{hint}; see python -m torchclaims claims",
         "verdict_alias": "the scoreboard's words work too: right = confirmed, wrong = refuted",
+        "unknown_verdict": "--verdict {word}: not a verdict; the catalog's: {labels} (or the scoreboard's right, wrong, partly; in Chinese {zh})",
+        "topic_head": "{topic}: a topic, {n} {n:claim|claims} (python -m torchclaims show ID shows one of them)",
+        "topic_line": "{id}  {verdict}",
+        "error_line": "error: {message}",
+        "usage_choice": "{prog}: {arg}: {value} is not one of {choices}",
+        "usage_one": "{prog}: {arg} needs a value",
+        "usage_required": "{prog}: missing {args}",
+        "usage_unknown": "{prog}: unrecognized arguments: {args}",
+        "usage_bad_value": "{prog}: {arg}: {value} is not a {type}",
         "report_is_dir": "--claims-report {path}: is a folder; give a file name, e.g. {path}/claims.json",
         "report_no_dir": "--claims-report {path}: the folder {parent} does not exist",
         "report_not_writable": "--claims-report {path}: cannot write there ({reason})",
@@ -183,6 +193,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "did_you_mean": "（你是不是要找 {best}？{more}）", "also_close": "相近的还有：{names}",
         "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims --lang zh",
         "verdict_alias": "也可以用记分板的说法：right = confirmed（正确），wrong = refuted（错误）",
+        "unknown_verdict": "--verdict {word}：不是判定；目录中的判定有 {zh}（英文 {labels}，或记分板的 正确、错误、部分正确）",
+        "topic_head": "{topic} 是一个主题，共 {n} 条论断（查看其中一条：python -m torchclaims show ID）",
+        "topic_line": "{id}  {verdict}",
+        "error_line": "错误：{message}",
+        "usage_choice": "{prog}：{arg} 的取值 {value} 无效，可选：{choices}",
+        "usage_one": "{prog}：{arg} 后面需要一个值",
+        "usage_required": "{prog}：缺少参数 {args}",
+        "usage_unknown": "{prog}：无法识别的参数：{args}",
+        "usage_bad_value": "{prog}：{arg} 的取值 {value} 不是有效的 {type}",
         "report_is_dir": "--claims-report {path}：这是一个文件夹；请给出文件名，例如 {path}/claims.json",
         "report_no_dir": "--claims-report {path}：文件夹 {parent} 不存在",
         "report_not_writable": "--claims-report {path}：无法写入（{reason}）",
@@ -268,6 +287,118 @@ def default_lang(environ=None) -> str:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+VERDICT_KEYS = ("confirmed", "refuted", "partly", "version-dependent", "gpu-only", "not-checkable", "pending")
+# the scoreboard's words for the material's verdict, and the catalog labels they stand for
+MATERIAL_VERDICT = {"m:right": "confirmed", "m:wrong": "refuted", "m:partly": "partly"}
+
+
+def verdict_from_word(word: str) -> str | None:
+    """The catalog's label for a verdict typed in either language, or None: the label itself
+    (``refuted``), its short or Chinese form (``version-dep``, ``错误``), or the scoreboard's
+    word for the material's verdict (``wrong``, ``部分正确``)."""
+    word = word.strip().lower()
+    for lang in LANGS:
+        for key in VERDICT_KEYS:
+            if word in (key, STRINGS[lang][key].lower()):
+                return key
+        for key, label in MATERIAL_VERDICT.items():
+            if word == STRINGS[lang][key].lower():
+                return label
+    return None
+
+
+# argparse's own error lines (errors.Parser prefixes the program), in the learner's language
+_ARGPARSE = (
+    (re.compile(r"(?P<prog>.+?): argument (?P<arg>\S+?): invalid choice: (?P<value>.+) \(choose from (?P<choices>.+)\)\Z"),
+     "usage_choice"),
+    (re.compile(r"(?P<prog>.+?): argument (?P<arg>\S+?): expected one argument\Z"), "usage_one"),
+    (re.compile(r"(?P<prog>.+?): the following arguments are required: (?P<args>.+)\Z"), "usage_required"),
+    (re.compile(r"(?P<prog>.+?): unrecognized arguments: (?P<args>.+)\Z"), "usage_unknown"),
+    (re.compile(r"(?P<prog>.+?): argument (?P<arg>\S+?): invalid (?P<type>\w+) value: (?P<value>.+)\Z"), "usage_bad_value"),
+)
+
+
+def usage_line(lang: str, message: str) -> str:
+    """A usage error's one line in ``lang``: argparse's English sentences rebuilt from their
+    parts (program, option, value, choices); any other message as ``translate`` gives it."""
+    if lang == "en":
+        return message
+    for pattern, key in _ARGPARSE:
+        found = pattern.match(message)
+        if found:
+            fields = found.groupdict()
+            if "choices" in fields:
+                fields["choices"] = "、".join(c.strip() for c in fields["choices"].split(","))
+            return text(lang, key, **fields)
+    return translate(lang, message)
+
+
+# ---------------------------------------------------------------- wrapping by display width
+
+def cell_width(s: str) -> int:
+    """Terminal columns of ``s``: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
+# The pieces a line is never broken inside: a run of narrow non-space characters (an
+# identifier, a path, a command word, a number with its unit), or one wide character; each
+# with the opening punctuation before it and the closing punctuation after it; and runs of spaces.
+_WIDE = "\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+_CLOSE = "，。；：、）》」』！？”’…"
+_PIECES = re.compile(rf"\s+|[（《「『“‘]*[{_WIDE}][{_CLOSE}]*|[^\s{_WIDE}]+[{_CLOSE}]*")
+
+
+# a space after these (or after an option, ``-x`` / ``--name``) does not break a line: a
+# command and its option values stay on one line (``--lang zh``, ``python -m torchclaims``)
+_GLUE = ("python", "python3", "pytest", "torchclaims", "make", "nox", "pip")
+
+
+def _glued(pieces: list[str]) -> list[str]:
+    out: list[str] = []
+    for piece in pieces:
+        last = out[-2].split()[-1] if len(out) >= 2 and out[-1] == " " else ""
+        if last and not piece.isspace() and cell_width(piece[0]) == 1 and (last.startswith("-") or last in _GLUE):
+            out[-2:] = [out[-2] + " " + piece]
+        else:
+            out.append(piece)
+    return out
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` display columns (CJK counts two), each line after
+    the first starting with ``indent``. A line breaks at a space or next to a wide character,
+    never inside a run of narrow characters (an identifier, a path, a command), which moves
+    whole to the next line; only a run longer than a whole line is cut. Chinese closing
+    punctuation stays with the character before it. A newline in ``text`` starts a new line."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        pieces = _glued(_PIECES.findall(paragraph))
+        while pieces:
+            piece = pieces.pop(0)
+            if " " in piece.strip() and cell_width(piece) > width - cell_width(indent):
+                pieces[:0] = re.split(r"( )", piece)   # a glued command longer than a line: break at its spaces
+                continue
+            if piece.isspace():
+                if line.strip():
+                    line, used = line + " ", used + 1
+                continue
+            w = cell_width(piece)
+            if used + w > width and line.strip():
+                lines.append(line.rstrip())
+                line, used = indent, cell_width(indent)
+            while used + w > width and len(piece) > 1:   # longer than a whole line: cut, as a last resort
+                cut = 1
+                while cut < len(piece) and used + cell_width(piece[:cut + 1]) <= width:
+                    cut += 1
+                lines.append(line + piece[:cut])
+                piece, line, used = piece[cut:], indent, cell_width(indent)
+                w = cell_width(piece)
+            line, used = line + piece, used + w
+        lines.append(line.rstrip())
+    return lines
 
 
 # the messages the tooling records in English and shows in the learner's language
