@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -234,8 +235,8 @@ def measure(args) -> int:
             for name, step in (("eager", eager), ("compiled", compiled)):
                 memory[name] = _peak_growth_mb(step, args.memory_rounds)
 
-    steady = sorted(samples["compiled"])[len(samples["compiled"]) // 2]
-    eager_steady = sorted(samples["eager"])[len(samples["eager"]) // 2]
+    steady = statistics.median(samples["compiled"])
+    eager_steady = statistics.median(samples["eager"])
     print(json.dumps({
         "mode": args.mode, "model": source, "threads": threads, "batch": args.batch, "image": args.image,
         "eager_s": samples["eager"], "compiled_s": samples["compiled"],
