@@ -16,7 +16,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "torchclaims"
 LAYERS = {
     "errors": 0, "versions": 0, "catalog": 0, "links": 0, "impl": 0, "measure": 0, "strings": 0, "optional": 0, "files": 0,
-    "anchors": 0,
+    "segment": 0, "anchors": 0,
     "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1,
     "scoreboard": 2, "learn": 2, "matrix": 2, "bench_report": 2, "lint": 2, "reader": 2,
     "plugin": 3, "cli": 3, "mutants_cli": 3, "gpu_check": 3, "suite_bench": 3, "__main__": 3, "__init__": 0,

@@ -2,14 +2,19 @@
 
 An anchor is a claim id, a document (the seed file as distributed: its name carries its hash),
 the character offsets of the span that makes the claim, and fingerprints of that span: the
-SHA-256 of its normalised text (NFKC, case-folded, whitespace removed) and a few winnowed
-k-gram hashes of it. The offsets place the span in the distributed file; the fingerprints
-place it in another copy (reformatted, a paragraph removed, one half of a duplicated text),
-and a span is shown only where its full fingerprint matches, never at a guess.
+SHA-256 of its normalised text and a few winnowed k-gram hashes of it. The normalised text is
+what a reader's copy of the same sentence keeps: NFKC, case-folded, traditional characters read
+as simplified (OpenCC t2s, character by character), without whitespace, punctuation (half and
+full width) or symbols. The offsets place the span in the distributed file; the fingerprints
+place it in another copy (punctuation restored, reformatted, sections reordered or removed, one
+half of a duplicated text), and a span is shown only where its full fingerprint matches, never
+at a guess; a span whose text is gone is listed as not in this copy, with its section.
 
 The data lives in ``claims/anchors/<seed>.toml`` (outside the ``claims/*.toml`` glob): one
-``[[anchor]]`` per claim and document, and ``[[unanchored]]`` entries with the reason a claim
-could not be placed. ``python -m torchclaims anchors propose ID`` proposes the span for a claim
+``[[anchor]]`` per claim and cited section, and ``[[unanchored]]`` entries with the reason a
+document does not make a claim (kept after the claim's ``source`` stops citing it). An anchor
+covers whole units of the project's one segmentation (torchclaims/segment.py): ``check``
+refuses a span that starts or ends inside a sentence, or lies outside its section. ``python -m torchclaims anchors propose ID`` proposes the span for a claim
 from its section and key terms for the author to confirm; ``check`` verifies every anchor
 against the documents when ``../shared/seeds/`` is there.
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import hashlib
 import math
 import os
@@ -26,14 +32,16 @@ import tomllib
 import unicodedata
 import zlib
 
-from . import catalog
-from .files import write_whole
+import opencc
+
+from . import catalog, segment
 from .errors import Parser, UsageError
+from .files import write_whole
 
 K = 6          # k-gram length, in normalised characters
 WINDOW = 12    # winnowing window, in k-grams
 MIN_LENGTH = 12  # a span shorter than this (normalised) is too weak to place
-NORMALISATION = "nfkc-casefold-nospace"
+NORMALISATION = "nfkc-casefold-t2s-nopunct-nospace"
 
 
 def anchors_dir() -> pathlib.Path:
@@ -48,18 +56,32 @@ def seeds_dir() -> pathlib.Path:
 
 # ---------------------------------------------------------------- normalised text and fingerprints
 
+_T2S = opencc.OpenCC("t2s")
+_FOLDED: dict[str, str] = {}
+
+
+def _fold(ch: str) -> str:
+    """What one character of a copy is read as: NFKC, case-folded, simplified; nothing for white
+    space, punctuation (categories P*) and symbols (S*), half or full width alike."""
+    folded = _FOLDED.get(ch)
+    if folded is None:
+        kept = [c for c in unicodedata.normalize("NFKC", ch).casefold()
+                if not c.isspace() and unicodedata.category(c)[0] not in "PSZC"]
+        folded = "".join(_T2S.convert(c) if ord(c) > 0x2e7f else c for c in kept)
+        _FOLDED[ch] = folded
+    return folded
+
+
 def normalise(text: str) -> tuple[str, list[int]]:
-    """The text NFKC-normalised, case-folded and without whitespace, and for each of its
-    characters the index of the original character it came from."""
+    """The text as ``_fold`` reads it, and for each of its characters the index of the original
+    character it came from. Character by character, so a span's normal form is a slice of the
+    whole text's."""
     out: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
-        if ch.isspace():
-            continue
-        for c in unicodedata.normalize("NFKC", ch).casefold():
-            if not c.isspace():
-                out.append(c)
-                where.append(i)
+        for c in _fold(ch):
+            out.append(c)
+            where.append(i)
     return "".join(out), where
 
 
@@ -100,9 +122,11 @@ class Anchor:
 
 @dataclasses.dataclass(frozen=True)
 class Unanchored:
+    """A document (or one section of it, where ``section`` is set) that does not make the claim."""
     claim: str
     document: str
     reason: str
+    section: str = ""
 
 
 def make_anchor(claim: str, document: str, section: str, text: str, start: int, end: int) -> Anchor:
@@ -158,7 +182,8 @@ def _parse_file(path: pathlib.Path, into: AnchorSet) -> None:
         if not (entry.get("claim") and str(entry.get("reason", "")).strip()):
             into.problems.append(f"{where}: an [[unanchored]] entry needs a claim and a reason: {entry}")
             continue
-        into.unanchored.append(Unanchored(entry["claim"], document, entry["reason"].strip()))
+        into.unanchored.append(Unanchored(entry["claim"], document, entry["reason"].strip(),
+                                          str(entry.get("section", ""))))
 
 
 def load(directory: pathlib.Path | None = None) -> AnchorSet:
@@ -182,8 +207,10 @@ def render_file(document: str, anchors: list[Anchor], unanchored: list[Unanchore
         lines += ["[[anchor]]", f"claim = {_toml_str(a.claim)}", f"section = {_toml_str(a.section)}",
                   f"start = {a.start}", f"end = {a.end}", f"length = {a.length}", f"sha = {_toml_str(a.sha)}",
                   "grams = [" + ", ".join(f"[{o}, {h}]" for o, h in a.grams) + "]", ""]
-    for u in sorted(unanchored, key=lambda u: u.claim):
-        lines += ["[[unanchored]]", f"claim = {_toml_str(u.claim)}", f"reason = {_toml_str(u.reason)}", ""]
+    for u in sorted(unanchored, key=lambda u: (u.claim, u.section)):
+        lines += ["[[unanchored]]", f"claim = {_toml_str(u.claim)}"]
+        lines += [f"section = {_toml_str(u.section)}"] if u.section else []
+        lines += [f"reason = {_toml_str(u.reason)}", ""]
     return "\n".join(lines)
 
 
@@ -259,30 +286,11 @@ STOP = set("the and for with that this are was not but its has have from into wh
            "what which while where their there them they you your can one two all any more most less also "
            "does did use used uses using every same other such both some even just like over under after "
            "before between because without within make makes made true material says said".split())
-SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 
-def _spans(text: str, start: int, end: int, longest: int = 260) -> list[tuple[int, int]]:
-    """Sentences of ``text[start:end]``; a long one is cut at commas into pieces of at most ``longest``."""
-    out = []
-    for m in SENTENCE.finditer(text, start, end):
-        s, e = m.start(), m.end()
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e - s <= longest:
-            out.append((s, e))
-            continue
-        cut = s
-        for c in re.finditer(r"[，,：:）)]", text[s:e]):
-            if s + c.end() - cut >= longest // 2:
-                out.append((cut, s + c.end()))
-                cut = s + c.end()
-        if cut < e:
-            out.append((cut, e))
-    out = [(s + len(text[s:e]) - len(text[s:e].lstrip()), e - len(text[s:e]) + len(text[s:e].rstrip())) for s, e in out]
-    return [(s, e) for s, e in out if len(normalise(text[s:e])[0]) >= MIN_LENGTH]
+@functools.lru_cache(maxsize=8)
+def _units(text: str) -> list[segment.Unit]:
+    return segment.Sentences(text).units
 
 
 def key_terms(claim: catalog.Claim) -> dict[str, float]:
@@ -307,13 +315,15 @@ def candidates(claim: catalog.Claim, document: str, text: str, terms: dict[str, 
     terms = terms or key_terms(claim)
     heads = sections(text) if heads is None else heads
     spans: list[tuple[int, int, str]] = []
+    units = _units(text)
     for source in claim.source:
         file, _, section = source.partition(" §")
         if file != document:
             continue
         where = section_range(text, section, heads)
         if where:
-            spans += [(s, e, section) for s, e in _spans(text, *where)]
+            spans += [(u.start, u.end, section) for u in units if where[0] <= u.start and u.end <= where[1]
+                      and len(normalise(text[u.start:u.end])[0]) >= MIN_LENGTH]
     if not spans:
         return []
     lowered = [text[s:e].lower() for s, e, _ in spans]
@@ -328,6 +338,8 @@ def candidates(claim: catalog.Claim, document: str, text: str, terms: dict[str, 
 
 # ---------------------------------------------------------------- placing anchors in a copy
 
+NOT_IN_COPY = "its text is not in this copy"
+
 @dataclasses.dataclass(frozen=True)
 class Placement:
     anchor: Anchor
@@ -340,7 +352,9 @@ class Placed:
     missing: list[tuple[Anchor, str]]   # an anchor that could not be placed, and why
 
     def lines(self) -> list[str]:
-        return [f"{a.claim}: not placed in this copy ({why})" for a, why in self.missing]
+        """One line per anchor not placed: its claim, its section and why."""
+        return [f"{a.claim}: not placed in this copy (§{a.section}: {why})" if a.section
+                else f"{a.claim}: not placed in this copy ({why})" for a, why in self.missing]
 
 
 class Copy:
@@ -370,9 +384,9 @@ class Copy:
         if not anchor.grams:
             return [], "too short to fingerprint"
         best = votes.most_common(1)[0][1] if votes else 0
-        if best:
+        if best >= max(2, len(anchor.grams) / 2):   # most of the span is there, in one place
             return [], f"edited: {best} of {len(anchor.grams)} fingerprints found, the span differs"
-        return [], "its text is not in this copy"
+        return [], NOT_IN_COPY
 
 
 def place(text: str, anchors: list[Anchor]) -> Placed:
@@ -395,53 +409,92 @@ def at_offsets(text: str, anchor: Anchor) -> bool:
 
 # ---------------------------------------------------------------- check
 
+def cited(claim: catalog.Claim) -> list[tuple[str, str]]:
+    """(document, section) of each source of the claim, in order."""
+    out = []
+    for source in claim.source:
+        document, _, section = source.partition(" §")
+        out.append((document, section))
+    return list(dict.fromkeys(out))
+
+
+def span_problems(text: str, anchor: Anchor, units: segment.Sentences | None = None,
+                  heads: list | None = None) -> list[str]:
+    """What is wrong with where an anchor sits in its document as distributed: a fingerprint
+    that no longer matches, a span that starts or ends inside a sentence (segment.Sentences),
+    a span outside the section it is recorded for."""
+    where = f"{anchor.claim}: anchor at {anchor.start}-{anchor.end} of {anchor.document}"
+    if not at_offsets(text, anchor):
+        return [f"{where} no longer matches the document (its fingerprint differs); propose it again"]
+    out = [f"{where} {p}: an anchor covers whole sentences"
+           for p in (units or segment.Sentences(text)).inside(anchor.start, anchor.end)]
+    if anchor.section:
+        bounds = section_range(text, anchor.section, heads)
+        # overlapping is enough: a unit may begin with the heading of the section before it
+        if bounds and not (bounds[0] < anchor.end and anchor.start < bounds[1]):
+            out.append(f"{where} is outside §{anchor.section} ({bounds[0]}-{bounds[1]}), the section it is recorded for")
+    return out
+
+
 def problems(claims: dict[str, catalog.Claim], directory: pathlib.Path | None = None,
              seeds: pathlib.Path | None = None) -> list[str]:
     """What ``check`` reports about anchors, one line each: entries that break the format, name an
-    unknown claim or a document the claim does not cite, claims of a document with neither an
-    anchor nor a reason, and (where the documents are present) anchors whose span no longer
-    matches its fingerprint. Nothing when the catalog has no ``anchors/`` folder."""
+    unknown claim or a section the claim does not cite, cited sections with neither an anchor nor
+    a reason, and (where the documents are present) anchors whose span no longer matches its
+    fingerprint, cuts a sentence or leaves its section. Nothing when the catalog has no
+    ``anchors/`` folder. An ``[[unanchored]]`` entry may name a document the claim no longer
+    cites: it records why its source was corrected."""
     folder = directory or anchors_dir()
     if not folder.is_dir():
         return []
     seeds = seeds or seeds_dir()
     found = load(folder)
     out = list(found.problems)
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str, str, str], str] = {}
     for item in [*found.anchors, *found.unanchored]:
         kind = "anchor" if isinstance(item, Anchor) else "unanchored entry"
-        key = (item.claim, item.document)
+        key = (item.claim, item.document, item.section)
         claim = claims.get(item.claim)
+        label = f"{item.document} §{item.section}" if item.section else item.document
         if claim is None:
             out.append(f"{item.claim}: {kind} in claims/anchors/{item.document[:-4]}.toml, but no such claim")
-        elif not any(s.startswith(item.document + " ") for s in claim.source):
-            out.append(f"{item.claim}: {kind} in {item.document}, a document its source does not cite")
+            continue
+        if kind == "anchor" and (item.document, item.section) not in cited(claim):
+            out.append(f"{item.claim}: anchor in {label}, a section its source does not cite")
         elif key in seen:
-            out.append(f"{item.claim}: {kind} in {item.document} again (it already has an {seen[key]} there)")
+            out.append(f"{item.claim}: {kind} in {label} again (it already has an {seen[key]} there)")
         seen.setdefault(key, kind)
+    whole = {(u.claim, u.document) for u in found.unanchored if not u.section}
     for claim in claims.values():
-        for document in dict.fromkeys(s.partition(" ")[0] for s in claim.source):
-            if (claim.id, document) not in seen:
-                out.append(f"{claim.id}: no anchor in {document} and no reason why "
+        for document, section in cited(claim):
+            if (claim.id, document) in whole:
+                if any((claim.id, document, s) in seen for _, s in cited(claim) if s and _ == document):
+                    out.append(f"{claim.id}: {document} is recorded as not making it, yet has anchors there")
+                continue
+            if (claim.id, document, section) not in seen:
+                out.append(f"{claim.id}: no anchor in {document} §{section} and no reason why "
                            f"(python -m torchclaims anchors propose {claim.id})")
-    texts: dict[str, str | None] = {}
+    texts: dict[str, tuple | None] = {}
     for anchor in found.anchors:
         if anchor.document not in texts:
             path = seeds / anchor.document
-            texts[anchor.document] = path.read_text(encoding="utf-8") if path.is_file() else None
-        text = texts[anchor.document]
-        if text is not None and not at_offsets(text, anchor):
-            out.append(f"{anchor.claim}: anchor at {anchor.start}-{anchor.end} of {anchor.document} no longer "
-                       "matches the document (its fingerprint differs); propose it again")
+            if path.is_file():
+                text = path.read_text(encoding="utf-8")
+                texts[anchor.document] = (text, segment.Sentences(text), sections(text))
+            else:
+                texts[anchor.document] = None
+        if texts[anchor.document] is not None:
+            text, units, heads = texts[anchor.document]
+            out += span_problems(text, anchor, units, heads)
     return out
 
 
 def counts(claims: dict[str, catalog.Claim], directory: pathlib.Path | None = None) -> dict[str, int]:
-    """Claims with an anchor in every document they cite, with none at all, and the rest."""
+    """Claims with an anchor in every section they cite, with none at all, and the rest."""
     found = load(directory)
-    have = {(a.claim, a.document) for a in found.anchors}
-    full = sum(all((c.id, s.partition(" ")[0]) in have for s in c.source) for c in claims.values())
-    none = sum(not any((c.id, s.partition(" ")[0]) in have for s in c.source) for c in claims.values())
+    have = {(a.claim, a.document, a.section) for a in found.anchors}
+    full = sum(all((c.id, *ds) in have for ds in cited(c)) for c in claims.values())
+    none = sum(not any((c.id, *ds) in have for ds in cited(c)) for c in claims.values())
     return {"claims": len(claims), "anchored everywhere": full, "unanchored": none,
             "partly": len(claims) - full - none, "anchors": len(found.anchors)}
 
@@ -503,7 +556,7 @@ def cmd_propose(args, claims) -> int:
     if args.write and new:
         for document in sorted({a.document for a in new}):
             keep = [a for a in found.anchors if a.document == document
-                    and all((a.claim, a.document) != (n.claim, n.document) for n in new)]
+                    and all((a.claim, a.document, a.section) != (n.claim, n.document, n.section) for n in new)]
             keep += [a for a in new if a.document == document]
             dropped = {a.claim for a in new if a.document == document}
             rest = [u for u in found.unanchored if u.document == document and u.claim not in dropped]
@@ -530,14 +583,70 @@ def cmd_show(args, claims) -> int:
 
 
 def cmd_skip(args, claims) -> int:
+    """Record that a document (or, with --section, one section of it) does not make the claim;
+    its anchors there go. The document may be one the claim's source no longer cites."""
     if args.id not in claims:
         raise UsageError(f"unknown claim {args.id!r}")
     found = load()
-    document = _documents_of(claims[args.id], args.doc)[0]
-    keep = [a for a in found.by_document(document) if a.claim != args.id]
-    rest = [u for u in found.unanchored if u.document == document and u.claim != args.id]
-    rest.append(Unanchored(args.id, document, args.reason))
+    if args.doc and args.doc not in catalog.SEED_FILES and args.doc not in _documents_of(claims[args.id], None):
+        raise UsageError(f"{args.id} does not cite {args.doc}, and it is not one of the seeds")
+    document = args.doc or _documents_of(claims[args.id], None)[0]
+    section = args.section or ""
+    keep = [a for a in found.by_document(document) if a.claim != args.id or (section and a.section != section)]
+    rest = [u for u in found.unanchored if u.document == document
+            and not (u.claim == args.id and u.section == section)]
+    rest.append(Unanchored(args.id, document, args.reason, section))
     print(f"wrote {write_file(document, keep, rest)}")
+    return 0
+
+
+def cmd_set(args, claims) -> int:
+    """Record the span ``start``-``end`` of a document as where it makes the claim, for the cited
+    section that holds it; refused when it cuts a sentence or lies outside that section."""
+    if args.id not in claims:
+        raise UsageError(f"unknown claim {args.id!r}")
+    claim = claims[args.id]
+    document = _documents_of(claim, args.doc)[0]
+    text = _document_text(document)
+    heads = sections(text)
+    sections_cited = [s for d, s in cited(claim) if d == document]
+    if args.section:
+        if args.section not in sections_cited:
+            raise UsageError(f"{args.id} does not cite {document} §{args.section}; it cites "
+                             + ", ".join("§" + s for s in sections_cited))
+        section = args.section
+    else:
+        holding = [s for s in sections_cited if (r := section_range(text, s, heads)) and r[0] < args.end
+                   and args.start < r[1]]
+        if not holding:
+            raise UsageError(f"{args.start}-{args.end} is in none of the sections {args.id} cites in "
+                             f"{document} ({', '.join('§' + s for s in sections_cited)}); give --section")
+        section = max(holding, key=len)
+    anchor = make_anchor(args.id, document, section, text, args.start, args.end)
+    wrong = span_problems(text, anchor, heads=heads)
+    if wrong:
+        raise UsageError("; ".join(wrong))
+    found = load()
+    keep = [a for a in found.by_document(document) if (a.claim, a.section) != (args.id, section)] + [anchor]
+    rest = [u for u in found.unanchored if u.document == document
+            and not (u.claim == args.id and u.section in ("", section))]
+    print(f"{args.id} in {document} §{section}: {anchor.start}-{anchor.end}")
+    if args.show:
+        print("   " + _context(text, anchor.start, anchor.end))
+    print(f"wrote {write_file(document, keep, rest)}")
+    return 0
+
+
+def cmd_drop(args, claims) -> int:
+    """Remove a claim's anchor in one section of a document (after its source stops citing it)."""
+    found = load()
+    gone = [a for a in found.anchors if a.claim == args.id and a.document == args.doc
+            and (not args.section or a.section == args.section)]
+    if not gone:
+        raise UsageError(f"{args.id}: no anchor in {args.doc}" + (f" §{args.section}" if args.section else ""))
+    keep = [a for a in found.by_document(args.doc) if a not in gone]
+    rest = [u for u in found.unanchored if u.document == args.doc]
+    print(f"dropped {len(gone)}; wrote {write_file(args.doc, keep, rest)}")
     return 0
 
 
@@ -545,7 +654,8 @@ def cmd_status(args, claims) -> int:
     for key, n in counts(claims).items():
         print(f"{key}: {n}")
     for u in load().unanchored:
-        print(f"unanchored {u.claim} in {u.document}: {u.reason}")
+        where = f"{u.document} §{u.section}" if u.section else u.document
+        print(f"unanchored {u.claim} in {where}: {u.reason}")
     return 0
 
 
@@ -570,8 +680,22 @@ def main(argv: list[str]) -> int:
     p = sub.add_parser("skip", help="record why a claim cannot be anchored in a document")
     p.add_argument("id")
     p.add_argument("--doc")
+    p.add_argument("--section", help="only this cited section (without the §)")
     p.add_argument("--reason", required=True)
     p.set_defaults(func=cmd_skip)
+    p = sub.add_parser("set", help="record a span (whole sentences) as where a document makes a claim")
+    p.add_argument("id")
+    p.add_argument("--doc", help="the seed file (default: the claim's first document)")
+    p.add_argument("--section", help="the cited section (default: the one holding the span)")
+    p.add_argument("--start", type=int, required=True, help="first character of the span")
+    p.add_argument("--end", type=int, required=True, help="character after the span")
+    p.add_argument("--show", action="store_true", help="print the span in its context (never commit it)")
+    p.set_defaults(func=cmd_set)
+    p = sub.add_parser("drop", help="remove a claim's anchor in a document (or one section of it)")
+    p.add_argument("id")
+    p.add_argument("--doc", required=True)
+    p.add_argument("--section")
+    p.set_defaults(func=cmd_drop)
     p = sub.add_parser("status", help="how many claims are anchored, and the reasons for the rest")
     p.set_defaults(func=cmd_status)
     args = parser.parse_args(argv)
