@@ -261,12 +261,6 @@ def reproduce(code: str):
         raise
 
 
-def tensor_code(name: str, t: torch.Tensor) -> str:
-    """One line that rebuilds ``t``'s values (contiguous; strides are described separately)."""
-    rg = ", requires_grad=True" if t.requires_grad else ""
-    return f"{name} = torch.tensor({t.detach().tolist()!r}, dtype={t.dtype}{rg})"
-
-
 def assert_equal_tuple(got, expected, what: str, call: str) -> None:
     """got == expected for shapes/strides, with a message naming the call."""
     __tracebackhide__ = True

@@ -14,8 +14,7 @@ import sys
 
 from . import anchors, catalog, lint
 from . import links as _links
-from .errors import Parser as _Parser, UsageError  # noqa: F401  (re-exported for older imports)
-from .links import file_links  # noqa: F401
+from .errors import Parser as _Parser, UsageError
 from .strings import default_lang, fill, text, usage_line, verdict_from_word
 
 SPECS_DIR = catalog.ROOT / "specs"

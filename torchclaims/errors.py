@@ -14,5 +14,3 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
 
-
-_Parser = Parser  # the name the command modules used before errors.py existed

@@ -35,14 +35,6 @@ def write_whole(path: str | os.PathLike, data: str | bytes) -> pathlib.Path:
     return path
 
 
-def temporary_beside(path: str | os.PathLike, suffix: str = "") -> pathlib.Path:
-    """A fresh, empty temporary file's path in ``path``'s folder, for a writer that takes a path."""
-    path = pathlib.Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp" + suffix)
-    os.close(fd)
-    return pathlib.Path(tmp)
-
-
 def replace_whole(tmp: str | os.PathLike, path: str | os.PathLike) -> None:
     """Rename the finished temporary file ``tmp`` over ``path``, with the usual mode."""
     os.chmod(tmp, 0o666 & ~_umask())

@@ -39,7 +39,7 @@ import tomllib
 
 from . import catalog
 from .catalog import ROOT
-from .errors import UsageError
+from .errors import Parser, UsageError
 from .links import file_links
 from .strings import default_lang, text
 
@@ -346,11 +346,6 @@ def progress_line(passed: int, total: int, lang: str = "en") -> str:
 
 # ------------------------------------------------------------------ commands
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
-
-
 def workbook_problem(root: pathlib.Path, lang: str = "en", shown: str | None = None,
                      reference: pathlib.Path = REFERENCE_DIR) -> str | None:
     """Why ``root`` is not a workbook to run (one line), or None: it must hold every module
@@ -524,9 +519,9 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m torchclaims workbook",
+    parser = Parser(prog="python -m torchclaims workbook",
                      description="the learner's workbook: write the reference code yourself, lesson by lesson")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, func, help_text in (
         ("init", cmd_init, "write a workbook into DIR (existing files are kept)"),
         ("status", cmd_status, "show the progress of the workbook in DIR"),
