@@ -150,7 +150,9 @@ def test_a_short_document_of_our_own_is_marked_and_an_unknown_one_is_said(tmp_pa
 @pytest.mark.parametrize("argv, fragment", [
     (["read", "no/such/file.txt"], "no such document"),
     (["read", "."], "is a folder"),
-    (["read", "BINARY", "-o", "OUT"], "not a UTF-8 text file"),
+    (["read", "BINARY", "-o", "OUT"], "is a binary file"),
+    (["read", "EMPTY"], "is empty"),
+    (["read", "PDF"], "is not a document this tool reads"),
     (["read", "DOC", "-o", "AFILE"], "is a file"),
     (["read", "DOC", "--history", "no/such/dir"], "no such folder"),
     (["read", "DOC", "--torch", "0.1"], "not among the reports' releases"),
@@ -161,12 +163,14 @@ def test_a_short_document_of_our_own_is_marked_and_an_unknown_one_is_said(tmp_pa
 def test_bad_input_is_one_line_and_exit_2(argv, fragment, tmp_path, capsys):
     """Material: none (tooling).  True: every mistake is one line on stderr, exit status 2, and
     a file the command did not write is never overwritten."""
-    (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "bin.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00" * 4)
+    (tmp_path / "empty.md").write_bytes(b"")
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.4")
     (tmp_path / "doc.txt").write_text("一段文字。", encoding="utf-8")
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "doc.html").write_text("<html>someone's page</html>", encoding="utf-8")
-    names = {"BINARY": tmp_path / "bin.txt", "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
+    names = {"BINARY": tmp_path / "bin.txt", "EMPTY": tmp_path / "empty.md", "PDF": tmp_path / "paper.pdf", "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
              "OUT": tmp_path / "out", "TAKEN": tmp_path / "taken", "R": tmp_path / "r.json", "H": tmp_path}
     argv = [str(names.get(a, a)) for a in argv]
     assert cli.main(argv) == 2, argv

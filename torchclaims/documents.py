@@ -59,8 +59,18 @@ def _newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+CONTROL = set(chr(c) for c in range(32) if chr(c) not in "\t\n\r\f") | {"\ufffd"}
+
+
 def decode(data: bytes, where: str) -> tuple[str, str, str | None]:
     """(text, encoding, note) of a file's bytes; a UsageError for bytes that are not text."""
+    text, encoding, note = _decode(data, where)
+    if sum(ch in CONTROL for ch in text[:20_000]) > max(2, len(text[:20_000]) // 1000):
+        raise UsageError(f"{where}: is a binary file, not a text document")
+    return text, encoding, note
+
+
+def _decode(data: bytes, where: str) -> tuple[str, str, str | None]:
     if not data.strip():
         raise UsageError(f"{where}: is empty; give a document with text in it")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

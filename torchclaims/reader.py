@@ -23,7 +23,7 @@ import sys
 import textwrap
 import unicodedata
 
-from . import anchors, catalog, matrix
+from . import anchors, catalog, documents, finder, marks, matrix
 from .errors import Parser, UsageError
 from .files import write_whole
 
@@ -42,7 +42,8 @@ UI = {
            "run": "Run its specs", "close": "close", "catalog": "catalog verdict", "on": "on torch",
            "missing": "Claims that could not be placed in this copy", "none_missing": "every anchored claim was placed",
            "placed": "{n} claims marked in the text", "no_wrong": "no wrong statement shown",
-           "measured_on": "measured on torch {torch}", "no_measure": "no claims report: catalog verdicts"},
+           "measured_on": "measured on torch {torch}", "no_measure": "no claims report: catalog verdicts",
+           "also": "This passage also claims (worst first)", "tools": "filters and language"},
     "zh": {"title": "资料原文与事实核查", "legend": "图例", "wrong": "错误", "partly": "部分正确",
            "right": "正确", "other": "此处未测", "topic": "主题", "all": "全部", "verdict": "显示",
            "next": "下一处错误说法", "lang": "语言", "says": "资料的说法",
@@ -50,7 +51,8 @@ UI = {
            "run": "运行它的规格测试", "close": "关闭", "catalog": "目录中的结论", "on": "torch 版本",
            "missing": "在此副本中无法定位的论断", "none_missing": "所有已锚定的论断都已定位",
            "placed": "文中标出 {n} 条论断", "no_wrong": "没有显示中的错误说法",
-           "measured_on": "在 torch {torch} 上测得", "no_measure": "没有测试报告：使用目录中的结论"},
+           "measured_on": "在 torch {torch} 上测得", "no_measure": "没有测试报告：使用目录中的结论",
+           "also": "这段文字涉及的其他论断（最严重的在前）", "tools": "筛选与语言"},
 }
 HISTORY_ZH = (("partly right", "部分正确"), ("holds", "成立"), ("wrong", "错误"), ("up to", "直到"),
               ("since", "自"), ("from", "从"), (" to ", " 到 "), ("on every release measured", "在所有测过的版本上"),
@@ -97,33 +99,6 @@ def kind(measured: dict, cid: str) -> str:
 
 # ---------------------------------------------------------------- placing the claims in the copy
 
-def read_document(path: str) -> str:
-    target = pathlib.Path(path)
-    if target.is_dir():
-        raise UsageError(f"{path}: is a folder; give a document file (one of ../shared/seeds/*.txt, or your copy)")
-    try:
-        return target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such document") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a UTF-8 text file") from None
-
-
-def place(text: str, name: str, found: anchors.AnchorSet) -> tuple[anchors.Placed, list[str]]:
-    """The claims placed in this copy and the documents it was matched with. A file named like a
-    seed is read as that document; any other copy is tried against every document's anchors."""
-    documents = sorted({a.document for a in found.anchors})
-    if name in documents:
-        documents = [name]
-    wanted = [a for a in found.anchors if a.document in documents]
-    placed = anchors.place(text, wanted)
-    hit = sorted({p.anchor.document for p in placed.placed})
-    if len(documents) > 1:  # a renamed copy: report only the documents it turned out to be
-        documents = hit
-        placed.missing = [(a, why) for a, why in placed.missing if a.document in hit]
-    return placed, documents
-
-
 def segments(length: int, spans: list[tuple[int, int, str]], extra=()) -> list[tuple[int, int, list[str]]]:
     """The text cut at every span boundary (and at ``extra``): (start, end, ids of the claims covering it)."""
     cuts = sorted({0, length, *extra, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
@@ -146,30 +121,55 @@ def _worst(ids: list[str], measured: dict) -> str:
 # ---------------------------------------------------------------- the HTML page
 
 STYLE = """
+html{scroll-padding-top:calc(var(--head,5em) + .5em)}
 body{font-family:system-ui,sans-serif;margin:0;color:#222}
-header{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.5em 1em;z-index:2}
-header h1{font-size:17px;margin:.2em 0}header .bar{display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center;font-size:13px}
+header{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4em 1em;z-index:2}
+header .row{display:flex;align-items:center;gap:.4em .8em}
+header h1{font-size:17px;margin:.2em 0;flex:1;min-width:0}
+header .bar{display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center;font-size:13px;padding:.2em 0}
+#tools{display:none}#status{font-size:13px;color:#a22}
 .sw{display:inline-block;width:1em;height:1em;vertical-align:middle;border-radius:2px;margin-right:.2em}
 main{display:flex;gap:1em;padding:0 1em}
-#doc{flex:1;max-width:52em;font-size:16px;line-height:1.9;white-space:pre-wrap;word-break:break-word;padding:1em 0}
+#doc{flex:1;min-width:0;max-width:52em;font-size:16px;line-height:1.9;white-space:pre-wrap;overflow-wrap:break-word;padding:1em 0}
 #doc .sec{display:block;height:.9em}
 mark{cursor:pointer;border-radius:3px;padding:1px 0;color:inherit}
 mark.v-wrong{background:#f6c4c4;border-bottom:2px solid #c22}mark.v-partly{background:#fbe3b5;border-bottom:2px solid #d88a00}
 mark.v-right{background:#d4eed4;border-bottom:2px solid #393}mark.v-other{background:#e6e6ee;border-bottom:2px dotted #669}
 mark.off{background:none;border:none;cursor:text}mark.current{outline:3px solid #36c}
 .sw.wrong{background:#f6c4c4}.sw.partly{background:#fbe3b5}.sw.right{background:#d4eed4}.sw.other{background:#e6e6ee}
-#panel{width:26em;position:sticky;top:6.5em;align-self:flex-start;max-height:80vh;overflow:auto;font-size:14px;
- background:#fffff6;border:1px solid #ccb;border-radius:6px;padding:.6em 1em;margin-top:1em}
-#panel h3{font-size:14px;margin:.4em 0 .2em}#panel .claim{border-top:1px solid #ddc;padding:.3em 0}
-#panel code{font-size:12px}#panel .cells span{display:inline-block;font-size:11px;padding:0 3px;margin:1px;border-radius:2px}
+#panel{flex:none;width:min(26em,42vw);box-sizing:border-box;position:sticky;top:calc(var(--head,5em) + .8em);align-self:flex-start;
+ max-height:calc(100vh - var(--head,5em) - 1.6em);overflow:auto;overscroll-behavior:contain;font-size:14px;
+ background:#fffff6;border:1px solid #ccb;border-radius:6px;padding:0 1em .6em;margin-top:1em}
+#panel[hidden]{display:none}
+#panel .top{position:sticky;top:0;background:#fffff6;padding:.5em 0 .3em;display:flex;justify-content:flex-end;z-index:1}
+#close{min-width:44px;min-height:32px}
+#panel h3{font-size:14px;margin:.4em 0 .2em}#panel .claim{padding:.3em 0}
+#panel details.claim{border-top:1px solid #ddc}#panel summary{cursor:pointer;padding:.3em 0}
+#panel h3.also{border-top:2px solid #ccb;padding-top:.5em;margin-top:.8em}
+#panel code{font-size:12px;overflow-wrap:anywhere}#panel .cells span{display:inline-block;font-size:11px;padding:0 3px;margin:1px;border-radius:2px}
 .c-right{background:#d4eed4}.c-wrong{background:#f6c4c4}.c-partly{background:#fbe3b5}.c-other{background:#eee;color:#777}
-#missing{font-size:13px;padding:0 1em 2em}#missing li{font-family:monospace}
+#missing{font-size:13px;padding:0 1em 2em}#missing li{font-family:monospace;overflow-wrap:anywhere}
 button{font-size:13px}
+@media (max-width:700px){
+ header{padding:.3em .6em}
+ header h1{font-size:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}header h1 .what{display:none}
+ #tools{display:inline-block;min-width:40px;min-height:32px}#next{min-height:32px;max-width:45vw}
+ #status{max-width:30vw;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+ header .bar{display:none;position:absolute;left:0;right:0;top:100%;background:#fafafa;border-bottom:1px solid #ccc;
+  padding:.6em;max-height:70vh;overflow:auto;box-shadow:0 4px 8px rgba(0,0,0,.15)}
+ header.tools-open .bar{display:flex}
+ main{display:block;padding:0 .8em}
+ #panel{position:fixed;left:0;right:0;bottom:0;top:auto;width:auto;max-height:55vh;margin:0;z-index:5;
+  border-radius:12px 12px 0 0;border-width:1px 0 0;box-shadow:0 -4px 14px rgba(0,0,0,.2);padding:0 1em 1em}
+ body.open #doc{padding-bottom:60vh}
+}
 """
 
 SCRIPT = """
 const D = JSON.parse(document.getElementById('data').textContent);
 const $ = id => document.getElementById(id);
+const ORDER = ['wrong', 'partly', 'right', 'other'];   // a span several claims share opens on the first
+const phone = matchMedia('(max-width: 700px)');
 let lang = D.lang, current = null;
 const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const T = k => D.ui[lang][k];
@@ -179,65 +179,115 @@ function passes(cid){
   const topic = $('topic').value;
   return $('show-' + c.kind).checked && (!topic || c.topic === topic);
 }
-function visible(m){ return m.dataset.claims.split(' ').filter(passes); }
+// the claims of a span that the filters let through, worst first (a stable sort keeps the page's order within a verdict)
+function visible(m){
+  return m.dataset.claims.split(' ').filter(passes).sort((a, b) => ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind));
+}
 function applyFilters(){
   for (const m of document.querySelectorAll('#doc mark')){
     const ids = visible(m);
     m.classList.toggle('off', ids.length === 0);
-    const kinds = ids.map(i => D.claims[i].kind);
-    for (const k of ['wrong', 'partly', 'right', 'other']) m.classList.remove('v-' + k);
-    const worst = ['wrong', 'partly', 'right', 'other'].find(k => kinds.includes(k));
-    if (worst) m.classList.add('v-' + worst);
+    for (const k of ORDER) m.classList.toggle('v-' + k, ids.length > 0 && D.claims[ids[0]].kind === k);
     m.tabIndex = ids.length ? 0 : -1;
   }
   if (current && current.classList.contains('off')) closePanel();
+  else if (current) show(current);
 }
-function claimHtml(cid){
+// the marks of one statement: neighbours with no text between them whose opened claim is the same
+function statement(m){
+  const cid = visible(m)[0], run = [m];
+  const joined = (x, step) => { const n = x[step]; return n && n.nodeName === 'MARK' && visible(n)[0] === cid ? n : null; };
+  for (let x = joined(m, 'previousSibling'); x; x = joined(x, 'previousSibling')) run.unshift(x);
+  for (let x = joined(m, 'nextSibling'); x; x = joined(x, 'nextSibling')) run.push(x);
+  return run;
+}
+function claimBody(cid){
   const c = D.claims[cid];
   const cells = D.versions.map((v, i) => `<span class="c-${c.cells[i] && ['right','wrong','partly'].includes(c.cells[i]) ? c.cells[i] : 'other'}" title="${esc(c.cells[i] || '')}">${esc(v)}</span>`).join('');
-  return `<div class="claim" data-id="${esc(cid)}"><b><code>${esc(cid)}</code></b> — <span class="verdict">${esc(T(c.kind))}</span>`
-    + (D.torch ? ` (${esc(T('on'))} ${esc(D.torch)})` : '') + ` · ${esc(T('catalog'))}: ${esc(c.verdict)}`
-    + `<h3>${esc(T('says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
+  return `<h3>${esc(T('says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
     + `<h3>${esc(T('truth'))}</h3><p class="truth">${esc(c['truth_' + lang])}</p>`
     + `<h3>${esc(T('source'))}</h3><p class="source">${esc(c['source_' + lang])}</p>`
     + (D.versions.length ? `<h3>${esc(T('history'))}</h3><p class="history">${esc(hist(c.history))}</p><p class="cells">${cells}</p>` : '')
-    + `<h3>${esc(T('run'))}</h3><p><code class="command">${esc(c.command)}</code></p></div>`;
+    + `<h3>${esc(T('run'))}</h3><p><code class="command">${esc(c.command)}</code></p>`;
 }
-function openPanel(m){
-  if (current) current.classList.remove('current');
-  current = m; m.classList.add('current');
-  $('panel').hidden = false;
-  $('panel-body').innerHTML = visible(m).map(claimHtml).join('');
+function claimHead(cid){
+  const c = D.claims[cid];
+  return `<span class="sw ${c.kind}"></span><b><code>${esc(cid)}</code></b> — <span class="verdict">${esc(T(c.kind))}</span>`
+    + (D.torch ? ` (${esc(T('on'))} ${esc(D.torch)})` : '') + ` · ${esc(T('catalog'))}: ${esc(c.verdict)}`;
 }
-function closePanel(){ if (current) current.classList.remove('current'); current = null; $('panel').hidden = true; }
+function show(m){
+  for (const x of document.querySelectorAll('#doc mark.current')) x.classList.remove('current');
+  current = m;
+  for (const x of statement(m)) x.classList.add('current');
+  const [first, ...others] = visible(m);
+  $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}${claimBody(first)}</div>`
+    + (others.length ? `<h3 class="also">${esc(T('also'))}</h3>` : '')
+    + others.map(cid => `<details class="claim" data-id="${esc(cid)}"><summary>${claimHead(cid)}</summary>${claimBody(cid)}</details>`).join('');
+}
+// what the reader sees of the text: below the sticky header, above the bottom sheet on a phone
+function reveal(m, centre){
+  const r = m.getBoundingClientRect(), top = $('head').getBoundingClientRect().bottom;
+  const bottom = phone.matches && !$('panel').hidden ? $('panel').getBoundingClientRect().top : innerHeight;
+  if (!centre && r.top >= top && r.bottom <= bottom) return;
+  const room = bottom - top;
+  scrollBy(0, r.top - top - (r.height < room ? (room - r.height) / 3 : 8));
+}
+function openPanel(m, centre){
+  const wasOpen = !$('panel').hidden;
+  show(m);
+  $('panel').hidden = false; document.body.classList.add('open');
+  // one history entry while the panel is open: the back button closes it
+  if (wasOpen) history.replaceState({panel: true}, ''); else history.pushState({panel: true}, '');
+  reveal(m, centre);
+}
+function hidePanel(){
+  for (const x of document.querySelectorAll('#doc mark.current')) x.classList.remove('current');
+  const was = current; current = null;
+  $('panel').hidden = true; document.body.classList.remove('open');
+  if (was && document.activeElement && $('panel').contains(document.activeElement)) was.focus({preventScroll: true});
+}
+function closePanel(){
+  if ($('panel').hidden) return;
+  hidePanel();
+  if (history.state && history.state.panel) history.back();
+}
 function nextWrong(){
   const marks = [...document.querySelectorAll('#doc mark.v-wrong:not(.off)')];
   if (!marks.length){ $('status').textContent = T('no_wrong'); return; }
+  $('status').textContent = '';
   const all = [...document.querySelectorAll('#doc mark')];
-  const from = current ? all.indexOf(current) : -1;
-  const next = marks.find(m => all.indexOf(m) > from) || marks[0];
-  next.scrollIntoView({block: 'center'}); next.focus(); openPanel(next);
+  const here = current ? statement(current) : [];
+  const from = here.length ? all.indexOf(here[here.length - 1]) : -1;
+  // the first mark of the next statement whose opened claim is wrong
+  const next = marks.find(m => all.indexOf(m) > from && statement(m)[0] === m) || marks.find(m => statement(m)[0] === m) || marks[0];
+  next.focus({preventScroll: true}); openPanel(next, true);
 }
+function setTools(open){ $('head').classList.toggle('tools-open', open); $('tools').setAttribute('aria-expanded', String(open)); }
 function translate(){
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = T(el.dataset.t);
+  for (const el of document.querySelectorAll('[data-ta]')) { el.setAttribute('aria-label', T(el.dataset.ta)); el.title = T(el.dataset.ta); }
   $('placed').textContent = T('placed').replace('{n}', D.placed);
   $('measured').textContent = D.torch ? T('measured_on').replace('{torch}', D.torch) : T('no_measure');
-  if (current) openPanel(current);
+  if (current) show(current);
 }
 document.addEventListener('click', e => {
   const m = e.target.closest('#doc mark');
-  if (m && !m.classList.contains('off')) openPanel(m);
+  if (m && !m.classList.contains('off')) openPanel(m, false);
 });
 document.addEventListener('keydown', e => {
   const m = e.target.closest && e.target.closest('#doc mark');
-  if (m && (e.key === 'Enter' || e.key === ' ')){ e.preventDefault(); openPanel(m); }
-  if (e.key === 'Escape') closePanel();
+  if (m && (e.key === 'Enter' || e.key === ' ')){ e.preventDefault(); openPanel(m, false); }
+  if (e.key === 'Escape'){ if ($('head').classList.contains('tools-open')) setTools(false); else closePanel(); }
 });
+window.addEventListener('popstate', () => { if (!(history.state && history.state.panel)) hidePanel(); });
+if (history.state && history.state.panel) history.replaceState(null, '');   // a reload while the panel was open
+new ResizeObserver(() => document.documentElement.style.setProperty('--head', $('head').offsetHeight + 'px')).observe($('head'));
 for (const id of ['topic', 'show-wrong', 'show-partly', 'show-right', 'show-other']) $(id).addEventListener('change', applyFilters);
 $('lang').addEventListener('change', () => { lang = $('lang').value; translate(); });
 $('next').addEventListener('click', nextWrong);
 $('close').addEventListener('click', closePanel);
+$('tools').addEventListener('click', () => setTools(!$('head').classList.contains('tools-open')));
 $('lang').value = lang; translate(); applyFilters();
 """
 
@@ -265,6 +315,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         if a in heads:
             body.append("<span class='sec'></span>")
         if covering:
+            covering = sorted(covering, key=lambda cid: SEVERITY.index(kind(measured, cid)))  # opens on the worst
             body.append(f"<mark class='v-{_worst(covering, measured)}' tabindex='0' data-claims='{e(' '.join(covering))}'>"
                         f"{e(piece)}</mark>")
         else:
@@ -285,16 +336,18 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         f"<meta name='generator' content='{GENERATOR}'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{e(title)}</title><style>{STYLE}</style></head><body>",
-        f"<header><h1><span data-t='title'></span>: {e(title)}</h1><div class='bar'>",
-        "<span id='placed'></span><span id='measured'></span>",
+        f"<header id='head'><div class='row'><h1><span class='what'><span data-t='title'></span>: </span>{e(title)}</h1>",
+        "<button id='next' data-t='next'></button><span id='status' role='status'></span>",
+        "<button id='tools' data-ta='tools' aria-expanded='false' aria-controls='bar'>☰</button></div>",
+        "<div class='bar' id='bar'><span id='placed'></span><span id='measured'></span>",
         f"<span><b data-t='legend'></b>: {legend}</span>",
         "<label><span data-t='topic'></span> <select id='topic'><option value='' data-t='all'></option>"
         + "".join(f"<option>{e(t)}</option>" for t in topics) + "</select></label>",
-        "<button id='next' data-t='next'></button><span id='status'></span>",
         "<label><span data-t='lang'></span> <select id='lang'><option value='en'>English</option>"
         "<option value='zh'>中文</option></select></label></div></header>",
         f"<main><div id='doc'>{''.join(body)}</div>",
-        "<aside id='panel' hidden><button id='close' data-t='close'></button><div id='panel-body'></div></aside></main>",
+        "<aside id='panel' hidden aria-live='polite'><div class='top'><button id='close'>✕ <span data-t='close'></span>"
+        "</button></div><div id='panel-body'></div></aside></main>",
         "<section id='missing'><h2 data-t='missing'></h2>"
         + (f"<ul>{missing}</ul>" if missing else "<p data-t='none_missing'></p>") + "</section>",
         f"<script type='application/json' id='data'>{blob}</script><script>{SCRIPT}</script>",
@@ -391,22 +444,67 @@ def write_page(out_dir: pathlib.Path, name: str, page: str) -> pathlib.Path:
     return write_whole(target, page)
 
 
+def found_as_placed(shown: list, measured: dict) -> tuple[anchors.Placed, dict]:
+    """The finder's marks in the shape the page and the terminal view take (a placement per mark),
+    and the verdicts to colour them by: each claim by its passages' statements on that torch (a
+    passage that denies a refuted claim is right), the worst where a claim is marked twice."""
+    placed = anchors.Placed([], [])
+    colour: dict[str, str] = {}
+    for m in shown:
+        placed.placed.append(anchors.Placement(anchors.Anchor(m.claim, "", "", m.start, m.end, 0, "", ()),
+                                               ((m.start, m.end),)))
+        kind_here = m.verdict if m.verdict in MEASURED else "other"
+        before = colour.get(m.claim)
+        colour[m.claim] = kind_here if before is None else min(before, kind_here, key=SEVERITY.index)
+    claims = {cid: dict(measured["claims"].get(cid, {}), material=k) for cid, k in colour.items()}
+    return placed, dict(measured, claims={**measured["claims"], **claims})
+
+
+def _output(path: str | None, fmt: str, name: str) -> tuple[pathlib.Path, str]:
+    """(folder, file name) where the page or the JSON goes: ``-o FILE.html`` / ``-o FILE.json`` is
+    that file, any other ``-o`` a folder; without ``-o`` the page goes to build/reader/."""
+    suffix = ".json" if fmt == "json" else ".html"
+    if path is None:
+        return DEFAULT_OUT, pathlib.Path(name).stem + suffix
+    target = pathlib.Path(path)
+    if target.suffix.lower() in (".html", ".htm", ".json"):
+        if target.suffix.lower() != suffix and not (suffix == ".html" and target.suffix.lower() == ".htm"):
+            raise UsageError(f"-o {path}: a {target.suffix} file for --format {fmt}; name a {suffix} file or a folder")
+        return target.parent, target.name
+    return target, pathlib.Path(name).stem + suffix
+
+
 def main(argv: list[str]) -> int:
     parser = Parser(prog="python -m torchclaims read", description=__doc__.splitlines()[0])
-    parser.add_argument("document", metavar="DOCUMENT", help="a document: ../shared/seeds/NNN_hash.txt, or your copy of one")
-    parser.add_argument("-o", "--output", metavar="DIR", help=f"folder for the page (default {DEFAULT_OUT}/)")
+    parser.add_argument("document", metavar="DOCUMENT",
+                        help="any tutorial (.txt .md .rst .ipynb .html), or one of ../shared/seeds/NNN_hash.txt")
+    parser.add_argument("-o", "--output", metavar="PATH",
+                        help=f"the page's file (FILE.html) or folder (default {DEFAULT_OUT}/); with --format json a "
+                             "FILE.json (default: standard output)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
     source.add_argument("--history", metavar="DIR", help="verdicts and release history from a folder of claims "
                                                           "reports (default reports/claims/)")
     parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to colour by (default the newest)")
-    parser.add_argument("--text", action="store_true", help="print the document for a terminal, verdicts in the margin")
+    parser.add_argument("--format", choices=("html", "text", "json"), help="the page (default), the document for a "
+                        "terminal with the verdicts in the margin, or the marks as JSON")
+    parser.add_argument("--text", action="store_true", help="the same as --format text")
+    parser.add_argument("--all", action="store_true", help="also the finder's low-confidence marks and mere mentions")
+    parser.add_argument("--no-anchors", action="store_true",
+                        help="one of the four documents marked by the finder alone, its anchors set aside")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of what the project wrote")
     parser.add_argument("--width", type=int, help="--text: line width (default the terminal's)")
     args = parser.parse_args(argv)
+    fmt = "text" if args.text else args.format or "html"
+    if args.text and args.format not in (None, "text"):
+        raise UsageError(f"--text and --format {args.format}: choose one")
     if args.torch and args.report:
         raise UsageError("--torch chooses a release of --history; a --report has one release")
-    text = read_document(args.document)
+    if fmt == "text" and args.output:
+        raise UsageError("-o is for the page or the JSON; --text prints to the terminal")
+    doc = documents.load(args.document)
+    if doc.note:
+        print(doc.note, file=sys.stderr)
     try:
         claims = catalog.load()
     except catalog.CatalogError as exc:
@@ -415,18 +513,61 @@ def main(argv: list[str]) -> int:
     if found.problems:
         raise UsageError("the anchors are broken: " + "; ".join(found.problems))
     measured = verdicts(args.report, args.history, args.torch, claims)
-    name = pathlib.Path(args.document).name
-    placed, documents = place(text, name, found)
-    if args.text:
-        width = args.width or shutil.get_terminal_size((100, 24)).columns
-        sys.stdout.write(render_text(text, placed, claims, measured, args.lang, width))
+    progress = None
+    if len(doc.text) > 1_000_000:
+        def progress(at: int, total: int) -> None:
+            print(f"\rreading {total / 1e6:.1f} M characters: {100 * at // total}%", end="", file=sys.stderr, flush=True)
+    result = marks.mark(doc, claims, found, measured, use_anchors=not args.no_anchors, progress=progress)
+    if progress:
+        print(f"\rreading {len(doc.text) / 1e6:.1f} M characters: 100%", file=sys.stderr)
+    if fmt == "json":
+        blob = json.dumps(result.as_json(args.all), ensure_ascii=False, indent=1) + "\n"
+        if args.output is None:
+            sys.stdout.write(blob)
+            return 0
+        folder, name = _output(args.output, fmt, doc.name)
+        out = write_whole(_checked(folder, name, json_ok=True), blob)
+        print(f"{len(result.shown(args.all))} marks; wrote {out}")
         return 0
-    title = "; ".join(catalog.source_label(d, args.lang) for d in documents) or name
-    page = render_html(text, title, placed, claims, measured, args.lang)
-    out = write_page(pathlib.Path(args.output) if args.output else DEFAULT_OUT, pathlib.Path(name).stem + ".html", page)
-    print(f"{len({p.anchor.claim for p in placed.placed})} claims placed, {len(placed.missing)} not placed; wrote {out}")
-    for line in placed.lines():
-        print("  " + line)
-    if not placed.placed:
-        print("  no claim of the catalog was found in this copy: is it one of the four documents?")
+    anchored = result.placed is not None and bool(result.placed.placed)
+    if anchored:
+        placed = result.placed
+        documents_hit = sorted({p.anchor.document for p in placed.placed})
+    else:
+        placed, measured = found_as_placed(result.shown(args.all), measured)
+        documents_hit = []
+    if fmt == "text":
+        width = args.width or shutil.get_terminal_size((100, 24)).columns
+        sys.stdout.write(render_text(doc.text, placed, claims, measured, args.lang, width))
+        return 0
+    title = "; ".join(catalog.source_label(d, args.lang) for d in documents_hit) or doc.name
+    page = render_html(doc.text, title, placed, claims, measured, args.lang)
+    folder, name = _output(args.output, fmt, doc.name)
+    out = write_page(folder, name, page)
+    if anchored:
+        print(f"{len({p.anchor.claim for p in placed.placed})} claims placed, {len(placed.missing)} not placed; wrote {out}")
+        for line in placed.lines():
+            print("  " + line)
+    else:
+        hidden = len(result.marks) - len(result.shown(args.all))
+        print(f"{len(placed.placed)} statements found by the claim finder"
+              + (f" ({hidden} more below confidence {finder.SHOWN} or mere mentions: --all)" if hidden else "")
+              + f"; wrote {out}")
     return 0
+
+
+def _checked(folder: pathlib.Path, name: str, json_ok: bool = False) -> pathlib.Path:
+    """``folder/name``, refusing a folder that is a file; a JSON file is replaced only if it is a
+    JSON this command wrote (it has the contract's keys)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: is a file, not a folder")
+    target = folder / name
+    if target.exists() and json_ok:
+        try:
+            old = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            old = None
+        if not (isinstance(old, dict) and {"document", "chars", "marks"} <= set(old)):
+            raise UsageError(f"{target}: exists and was not written by this command; choose another -o")
+    folder.mkdir(parents=True, exist_ok=True)
+    return target

@@ -1,0 +1,236 @@
+"""``python -m torchclaims finder-eval``: how well the claim finder does, measured.
+
+Two measurements:
+- ``--set DIR`` (default ``tests/finder_set/``): a labelled set of documents (``DIR/docs/``) and
+  their passages (``DIR/labels.toml``: document, claim, stance, passage, start, end). Precision
+  is the share of the finder's default marks (confidence >= finder.SHOWN, stance asserts or
+  denies) that sit on a labelled passage making that claim (the spans overlap, with one sentence
+  of slack on each side); recall the share of labelled asserting or denying passages that such a
+  mark finds; stance accuracy the share of right marks whose stance is the label's.
+- ``--seeds``: the four documents with their anchors set aside: the share of anchored claims the
+  finder finds at their anchors (a mark of that claim overlapping the anchor, one sentence of slack).
+
+``--claim ID`` prints, for one claim, its cues and every mark and miss with the cues that matched.
+"""
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import sys
+import tomllib
+
+from . import anchors, catalog, documents, finder
+from .errors import Parser, UsageError
+from .segment import Sentences
+
+DEFAULT_SET = catalog.ROOT / "tests" / "finder_set"
+
+
+@dataclasses.dataclass(frozen=True)
+class Label:
+    document: str
+    claim: str
+    stance: str
+    start: int
+    end: int
+
+
+@dataclasses.dataclass
+class Score:
+    marks: int = 0
+    right: int = 0
+    stance_right: int = 0
+    labels: int = 0
+    found: int = 0
+    misses: list = dataclasses.field(default_factory=list)
+    wrong: list = dataclasses.field(default_factory=list)
+    stance_wrong: list = dataclasses.field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.marks if self.marks else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.labels if self.labels else 0.0
+
+    @property
+    def stance_accuracy(self) -> float:
+        return self.stance_right / self.right if self.right else 0.0
+
+    def add(self, other: "Score") -> None:
+        for f in ("marks", "right", "stance_right", "labels", "found"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.misses += other.misses
+        self.wrong += other.wrong
+        self.stance_wrong += other.stance_wrong
+
+
+def load_labels(folder: pathlib.Path) -> tuple[dict[str, documents.Document], list[Label]]:
+    """The set's documents and labels, each label placed in its document's (extracted) text."""
+    path = folder / "labels.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no labels file (a labelled set is DIR/labels.toml and DIR/docs/)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    docs: dict[str, documents.Document] = {}
+    labels = []
+    for entry in data.get("label", []):
+        name = entry["document"]
+        if name not in docs:
+            docs[name] = documents.load(folder / "docs" / name)
+        doc = docs[name]
+        passage = entry.get("passage", "")
+        start, end = entry.get("start"), entry.get("end")
+        if doc.extracted or start is None or doc.text[start:end] != passage:
+            at = doc.text.find(passage)
+            if at < 0:
+                raise UsageError(f"{path}: the passage of {entry['claim']} is not in {name}'s text: {passage[:40]!r}")
+            start, end = at, at + len(passage)
+        labels.append(Label(name, entry["claim"], entry["stance"], start, end))
+    for name in sorted(p.name for p in (folder / "docs").iterdir() if p.is_file()):
+        if name not in docs:
+            docs[name] = documents.load(folder / "docs" / name)
+    return docs, labels
+
+
+def _slack(sentences: Sentences, start: int, end: int) -> tuple[int, int]:
+    """A span widened by one sentence on each side."""
+    units = sentences.units
+    first = next((i for i, u in enumerate(units) if u.end > start), len(units) - 1)
+    last = next((i for i in range(len(units) - 1, -1, -1) if units[i].start < end), 0)
+    lo = units[max(first - 1, 0)].start if units else start
+    hi = units[min(last + 1, len(units) - 1)].end if units else end
+    return min(lo, start), max(hi, end)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def shown(marks: list[finder.Mark], threshold: float = finder.SHOWN) -> list[finder.Mark]:
+    """The marks a page shows by default: statements (not mentions) at or above the threshold."""
+    return [m for m in marks if m.stance != "mentions" and m.confidence >= threshold]
+
+
+def score_document(name: str, text: str, marks: list[finder.Mark], labels: list[Label]) -> Score:
+    sentences = Sentences(text)
+    score = Score()
+    made = [lab for lab in labels if lab.stance != "mentions"]
+    score.labels = len(made)
+    widened = {lab: _slack(sentences, lab.start, lab.end) for lab in labels}
+    for m in marks:
+        score.marks += 1
+        match = [lab for lab in made if lab.claim == m.claim and _overlaps((m.start, m.end), widened[lab])]
+        if match:
+            score.right += 1
+            if any(lab.stance == m.stance for lab in match):
+                score.stance_right += 1
+            else:
+                score.stance_wrong.append((name, m, match[0].stance, text[m.start:m.end]))
+        else:
+            score.wrong.append((name, m, text[m.start:m.end]))
+    for lab in made:
+        if any(m.claim == lab.claim and _overlaps((m.start, m.end), widened[lab]) for m in marks):
+            score.found += 1
+        else:
+            score.misses.append((name, lab, text[lab.start:lab.end]))
+    return score
+
+
+def evaluate_set(folder: pathlib.Path, the_finder: finder.Finder, threshold: float = finder.SHOWN) -> Score:
+    docs, labels = load_labels(folder)
+    total = Score()
+    for name, doc in docs.items():
+        marks = shown(the_finder.find(doc.text), threshold)
+        total.add(score_document(name, doc.text, marks, [lab for lab in labels if lab.document == name]))
+    return total
+
+
+def evaluate_seeds(the_finder: finder.Finder, threshold: float = finder.SHOWN) -> Score:
+    """The four documents, anchors set aside: anchored claims found at their anchors (recall), and
+    the finder's marks that sit on an anchor of their claim (precision against the anchors)."""
+    found = anchors.load()
+    total = Score()
+    for seed in catalog.SEED_FILES:
+        path = anchors.seeds_dir() / seed
+        if not path.exists():
+            raise UsageError(f"{path}: the seed documents are not here (../shared/seeds/ or TORCHCLAIMS_SEEDS_DIR)")
+        text = path.read_text(encoding="utf-8")
+        placed = anchors.place(text, [a for a in found.anchors if a.document == seed])
+        labels = [Label(seed, p.anchor.claim, "asserts", *p.spans[0]) for p in placed.placed]
+        marks = shown(the_finder.find(text), threshold)
+        score = score_document(seed, text, marks, labels)
+        score.stance_right = score.right   # anchors carry no stance
+        total.add(score)
+    return total
+
+
+def explain(cid: str, claims: dict, the_finder: finder.Finder) -> list[str]:
+    """One claim: its cues, its anchors in the four documents and every mark the finder makes of
+    it there (mentions and low confidence included), for the author of its cues."""
+    claim = claims[cid]
+    lines = [f"{cid} ({claim.verdict}): {claim.says}", f"  {claim.says_zh}", f"  cues: {claim.find}"]
+    found = anchors.load()
+    for seed in catalog.SEED_FILES:
+        path = anchors.seeds_dir() / seed
+        if not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        placed = anchors.place(text, [a for a in found.anchors if a.document == seed and a.claim == cid])
+        for p in placed.placed:
+            start, end = p.spans[0]
+            lines.append(f"  anchor {seed[:3]} {start}-{end}: {text[start:end][:160]!r}")
+        marks = [m for m in the_finder.find(text) if m.claim == cid]
+        for m in marks:
+            lines.append(f"  mark   {seed[:3]} {m.start}-{m.end} {m.stance} {m.confidence:.2f}: "
+                         f"{text[m.start:m.end][:120]!r} [{m.why}]")
+    return lines
+
+
+def report(title: str, score: Score) -> str:
+    return (f"{title}: precision {score.precision:.3f} ({score.right}/{score.marks} marks), "
+            f"recall {score.recall:.3f} ({score.found}/{score.labels} passages), "
+            f"stance accuracy {score.stance_accuracy:.3f} ({score.stance_right}/{score.right})")
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m torchclaims finder-eval", description=__doc__.splitlines()[0])
+    parser.add_argument("--set", metavar="DIR", help=f"a labelled set (default {DEFAULT_SET.relative_to(catalog.ROOT)}/)")
+    parser.add_argument("--seeds", action="store_true", help="also: the four documents, anchors set aside")
+    parser.add_argument("--threshold", type=float, default=finder.SHOWN, help=f"confidence shown (default {finder.SHOWN})")
+    parser.add_argument("--errors", action="store_true", help="list every wrong mark, miss and wrong stance")
+    parser.add_argument("--claim", metavar="ID", action="append", help="explain one claim: cues, anchors, marks in the four documents")
+    args = parser.parse_args(argv)
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:
+        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    the_finder = finder.Finder(claims)
+    if args.claim:
+        for cid in args.claim:
+            if cid not in claims:
+                raise UsageError(f"no claim {cid!r} in the catalog")
+            print("\n".join(explain(cid, claims, the_finder)))
+        return 0
+    folder = pathlib.Path(args.set) if args.set else DEFAULT_SET
+    scores = [("labelled set " + str(folder), evaluate_set(folder, the_finder, args.threshold))]
+    if args.seeds:
+        scores.append(("the four documents at their anchors", evaluate_seeds(the_finder, args.threshold)))
+    print(f"{len(the_finder.claims)} of {len(claims)} claims have cues; threshold {args.threshold}")
+    for title, score in scores:
+        print(report(title, score))
+        if args.errors:
+            for name, m, passage in score.wrong:
+                print(f"  wrong mark  {name}:{m.start} {m.claim} {m.stance} {m.confidence:.2f} {passage[:90]!r} [{m.why}]")
+            for name, lab, passage in score.misses:
+                print(f"  missed      {name}:{lab.start} {lab.claim} {lab.stance} {passage[:90]!r}")
+            for name, m, want, passage in score.stance_wrong:
+                print(f"  stance      {name}:{m.start} {m.claim} {m.stance} (label {want}) {passage[:90]!r} [{m.why}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
