@@ -1,40 +1,49 @@
 """The layering of torchclaims/: lower modules never import higher ones, no import circle,
 and no import hidden inside a function (the usual way to dodge a circle).
 
-The layers (CONTRIBUTING.md says the same in five lines):
-0 base      errors, versions, catalog, links, impl, measure: the catalog and the claim links
-1 results   outcomes, state, mutants, workbook: what a run found, the faults, the lessons
-2 views     scoreboard, learn, matrix, bench_report, lint, strings: what people read
-3 entries   plugin, cli, mutants_cli, __main__: pytest and the command line
-A module imports only from its own layer or below. A new module must be given a layer here.
+The one layer list is ``torchclaims.LAYERS`` (0 base, 1 results, 2 views, 3 entries);
+CONTRIBUTING.md's map ("Where things live") is checked against it here. A subpackage
+(``torchclaims/bench/``) is one entry: its modules share its layer.
 """
 import ast
 import pathlib
+import re
 
 import pytest
 
+from torchclaims import LAYER_NAMES, LAYERS
+
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "torchclaims"
-LAYERS = {
-    "errors": 0, "versions": 0, "catalog": 0, "links": 0, "impl": 0, "measure": 0, "strings": 0, "optional": 0, "files": 0,
-    "segment": 0, "anchors": 0,
-    "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1,
-    "scoreboard": 2, "learn": 2, "matrix": 2, "bench_report": 2, "lint": 2, "reader": 2,
-    "plugin": 3, "cli": 3, "mutants_cli": 3, "gpu_check": 3, "suite_bench": 3, "__main__": 3, "__init__": 0,
-}
+CONTRIBUTING = PACKAGE.parent / "CONTRIBUTING.md"
 
 
-def imports_of(path: pathlib.Path) -> list[tuple[str, int, bool]]:
-    """(imported torchclaims module, line, inside a function) for each import in ``path``."""
+def unit_of(path: pathlib.Path, package: pathlib.Path = PACKAGE) -> str:
+    """The LAYERS entry of a file: its module name, or its subpackage's name."""
+    rel = path.relative_to(package)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def imports_of(path: pathlib.Path, package: pathlib.Path | None = None) -> list[tuple[str, int, bool]]:
+    """(imported torchclaims entry, line, inside a function) for each import in ``path``.
+
+    ``package``: the torchclaims folder ``path`` lies in (default: its own folder), so that a
+    relative import inside a subpackage (``from .rows import`` in ``bench/``) names the subpackage."""
+    package = package or path.parent
+    depth = len(path.relative_to(package).parts) - 1     # 0 for torchclaims/x.py, 1 for bench/x.py
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
 
     def visit(node, in_function):
         for child in ast.iter_child_nodes(node):
             nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            if isinstance(child, ast.ImportFrom) and (child.level == 1 or (child.module or "").startswith("torchclaims")):
-                base = (child.module or "").removeprefix("torchclaims").lstrip(".")
-                names = [base] if base else [alias.name for alias in child.names]
-                found.extend((name.split(".")[0], child.lineno, in_function) for name in names)
+            if isinstance(child, ast.ImportFrom) and (child.level or (child.module or "").startswith("torchclaims")):
+                if child.level:
+                    inside = path.relative_to(package).parts[:depth][:max(0, depth - child.level + 1)]
+                    dotted = [*inside, *(child.module.split(".") if child.module else [])]
+                else:
+                    dotted = child.module.split(".")[1:]
+                names = dotted[:1] or [alias.name for alias in child.names]
+                found.extend((name, child.lineno, in_function) for name in names)
             elif isinstance(child, ast.Import):
                 found.extend((a.name.split(".")[1], child.lineno, in_function) for a in child.names
                              if a.name.startswith("torchclaims."))
@@ -44,22 +53,30 @@ def imports_of(path: pathlib.Path) -> list[tuple[str, int, bool]]:
     return found
 
 
-MODULES = sorted(p for p in PACKAGE.glob("*.py"))
+MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_a_module_imports_only_its_own_layer_or_below(path):
-    assert path.stem in LAYERS, f"torchclaims/{path.name}: give the new module a layer in tests/test_layers.py"
-    for name, line, in_function in imports_of(path):
-        where = f"torchclaims/{path.name}:{line}"
+    unit = unit_of(path)
+    assert unit in LAYERS, f"torchclaims/{path.relative_to(PACKAGE)}: give it a layer in torchclaims.LAYERS"
+    for name, line, in_function in imports_of(path, PACKAGE):
+        where = f"torchclaims/{path.relative_to(PACKAGE)}:{line}"
         assert not in_function, f"{where}: imports torchclaims.{name} inside a function; import it at the top"
         assert name in LAYERS, f"{where}: imports unknown module {name}"
-        assert LAYERS[name] <= LAYERS[path.stem], (
-            f"{where}: {path.stem} (layer {LAYERS[path.stem]}) imports {name} (layer {LAYERS[name]}): an upward import")
+        assert LAYERS[name] <= LAYERS[unit], (
+            f"{where}: {unit} (layer {LAYERS[unit]}) imports {name} (layer {LAYERS[name]}): an upward import")
+
+
+def test_every_layer_entry_is_a_module_of_the_package():
+    units = {unit_of(p) for p in MODULES}
+    assert sorted(set(LAYERS) - units) == [], "torchclaims.LAYERS names modules that do not exist"
 
 
 def test_there_is_no_import_circle():
-    graph = {p.stem: {n for n, _, _ in imports_of(p)} for p in MODULES}
+    graph: dict[str, set[str]] = {}
+    for p in MODULES:
+        graph.setdefault(unit_of(p), set()).update(n for n, _, _ in imports_of(p, PACKAGE) if n != unit_of(p))
     visiting, done = set(), set()
 
     def walk(node, trail):
@@ -77,8 +94,43 @@ def test_there_is_no_import_circle():
         walk(module, [])
 
 
-def test_the_checker_catches_an_upward_import(tmp_path):
+def contributing_map(text: str) -> dict[str, int]:
+    """Module -> layer from CONTRIBUTING's numbered list ``0. base: `errors`, ...`` (continuation
+    lines indented), ending at the first blank line after it."""
+    layers, current = {}, None
+    for line in text.splitlines():
+        head = re.match(r"^(\d)\. (\w+):", line)
+        if head:
+            current = int(head.group(1))
+            assert head.group(2) == LAYER_NAMES[current], f"layer {current} is called {LAYER_NAMES[current]!r}"
+        elif current is not None and not line.startswith(" "):
+            if layers:
+                break
+            continue
+        if current is not None:
+            for name in re.findall(r"`(\w+)/?`", re.sub(r"\([^)]*\)", "", line)):
+                layers[name] = current
+    return layers
+
+
+def test_contributing_prints_the_layer_list():
+    """Every module in CONTRIBUTING's map at its layer, and none missing (``__init__`` aside)."""
+    printed = contributing_map(CONTRIBUTING.read_text(encoding="utf-8"))
+    expected = {name: layer for name, layer in LAYERS.items() if name != "__init__"}
+    assert printed == expected
+
+
+def test_the_map_reader_and_the_checker_catch_a_disagreement(tmp_path):
+    """Planted: a map that moves lint to layer 1 and forgets reader; an upward import; an import
+    in a function; a subpackage's relative import."""
+    text = "intro\n0. base: `errors` (the error), `links`\n1. results: `lint`\n2. views: `scoreboard`\n\nrest `reader`\n"
+    assert contributing_map(text) == {"errors": 0, "links": 0, "lint": 1, "scoreboard": 2}
     (tmp_path / "catalog.py").write_text("from .plugin import CATALOG\n", encoding="utf-8")
     (tmp_path / "outcomes.py").write_text("def f():\n    from . import cli\n", encoding="utf-8")
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "rows.py").write_text("from .rule import judge\nfrom ..strings import text\n"
+                                                "from .. import cli\n", encoding="utf-8")
     assert imports_of(tmp_path / "catalog.py") == [("plugin", 1, False)]
     assert imports_of(tmp_path / "outcomes.py") == [("cli", 2, True)]
+    assert imports_of(tmp_path / "bench" / "rows.py", tmp_path) == [("bench", 1, False), ("strings", 2, False),
+                                                                    ("cli", 3, False)]

@@ -1,2 +1,20 @@
 """torchclaims: the claims of popular PyTorch learning material, as an executable specification."""
 __version__ = "0.1.0"
+
+# The one layer list of the package (CONTRIBUTING.md, "Where things live", prints the same map and
+# tests/test_layers.py checks both): a module imports only its own layer or below, at the top of
+# the file. A subpackage (``bench``) is one entry; its modules share its layer. A new module gets
+# a layer here, or the layering test fails.
+LAYERS = {
+    # 0 base: the catalog, the claim links, the strings, files and documents everything reads
+    "__init__": 0, "errors": 0, "versions": 0, "catalog": 0, "links": 0, "impl": 0, "measure": 0,
+    "strings": 0, "optional": 0, "files": 0, "anchors": 0, "segment": 0, "documents": 0,
+    # 1 results: what a run found, the faults, the lessons, the finder's marks of a document
+    "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1, "finder": 1, "marks": 1,
+    # 2 views: what people read (reports, pages, lints)
+    "scoreboard": 2, "learn": 2, "matrix": 2, "bench_report": 2, "bench": 2, "lint": 2, "reader": 2,
+    "doclint": 2, "finder_eval": 2,
+    # 3 entries: pytest and the command line
+    "plugin": 3, "cli": 3, "mutants_cli": 3, "gpu_check": 3, "suite_bench": 3, "__main__": 3,
+}
+LAYER_NAMES = ("base", "results", "views", "entries")
