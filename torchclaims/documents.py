@@ -131,8 +131,8 @@ def notebook_text(raw: str, where: str) -> str:
 
 def html_text(raw: str) -> str:
     """A web page's visible text, one block per paragraph, code blocks fenced; nothing is run."""
-    from selectolax.parser import HTMLParser
-    tree = HTMLParser(raw)
+    from selectolax.lexbor import LexborHTMLParser
+    tree = LexborHTMLParser(raw)
     for tag in DROPPED:
         for node in tree.css(tag):
             node.decompose()

@@ -49,6 +49,8 @@ FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误
 BELIEF = ("以为", "误认为", "误以为", "常听说", "有人说", "据说", "传言", "people think", "people believe",
           "it is often said", "commonly believed", "you may have heard", "you might think", "many think",
           "many believe", "is often claimed", "a common belief", "contrary to")
+MYTH = ("误区", "误解", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception", "wrong:", "wrong belief",
+        "a common mistake", "a common misunderstanding")
 CLAUSE = re.compile(r"[，,;；。.!?！？:：\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                     r"|\bin fact\b|\bwhereas\b|\binstead\b")
 CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
@@ -264,7 +266,7 @@ def _flips(norm: str, last: re.Match, spans: list[tuple[int, int]]) -> int:
         flips += 1
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
-    if any(w in segment for w in BELIEF):
+    if any(w in segment for w in BELIEF + MYTH):
         flips += 1
     return flips
 

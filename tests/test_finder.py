@@ -1,0 +1,125 @@
+"""The claim finder (torchclaims/finder.py) on small texts of the tests' own, with cues of the
+tests' own, so each rule of matching and stance is seen on its own."""
+import dataclasses
+
+import pytest
+
+from torchclaims import catalog, finder
+
+Cues = catalog.Cues
+
+
+@pytest.fixture(scope="module")
+def the_finder():
+    real = catalog.load()
+    cues = {
+        "autograd.detach-shares-storage": Cues(("detach",), (("共享", "share*", "same memory", "!深拷贝", "!copy*", "!copies"),)),
+        "data.num-workers-not-more-better": Cues(("num_workers",), (("越大越好", "the more the better"),), negated=True),
+        "tensors.view-needs-contiguous": Cues(("view",), (("contiguous", "连续"),), unless=("reshape",)),
+    }
+    return finder.Finder({cid: dataclasses.replace(real[cid], find=c) for cid, c in cues.items()})
+
+
+def found(the_finder, text):
+    return [(m.claim, m.stance, text[m.start:m.end]) for m in the_finder.find(text) if m.stance != "mentions"]
+
+
+def test_a_plain_statement_asserts(the_finder):
+    """Material: none (tooling).  True: subject plus every says group, no negation: asserts."""
+    assert found(the_finder, "detach() 返回的张量与原张量共享内存。") == [
+        ("autograd.detach-shares-storage", "asserts", "detach() 返回的张量与原张量共享内存。")]
+
+
+def test_a_negation_before_the_cue_denies(the_finder):
+    """Material: none (tooling).  True: a negation in the clause that leads to the cue flips it."""
+    assert found(the_finder, "detach() does not share memory with its input.")[0][1] == "denies"
+    assert found(the_finder, "detach() 的结果并不与原张量共享内存。")[0][1] == "denies"
+
+
+def test_words_that_only_look_negative_do_not_flip(the_finder):
+    """Material: none (tooling).  True: 不同, 非常 and no_grad are no negations."""
+    assert found(the_finder, "在不同的层里调用 detach() 都与原张量共享内存，非常省事。")[0][1] == "asserts"
+
+
+def test_an_opposite_phrase_states_the_contrary(the_finder):
+    """Material: none (tooling).  True: a '!' phrase (深拷贝 against 共享) denies; negating it asserts."""
+    assert found(the_finder, "detach() 会做一次深拷贝。")[0][1] == "denies"
+    assert found(the_finder, "detach() 不是深拷贝。")[0][1] == "asserts"
+
+
+def test_a_reported_belief_is_turned_over(the_finder):
+    """Material: none (tooling).  True: "many think X" denies X, unless a contrast word comes between."""
+    assert found(the_finder, "很多人以为 detach() 是深拷贝。")[0][1] == "asserts"
+    assert found(the_finder, "People think detach() makes a copy.")[0][1] == "asserts"
+    assert found(the_finder, "很多人以为 detach() 很慢，其实它与原张量共享内存。")[0][1] == "asserts"
+    assert found(the_finder, "常见误区：detach() 是深拷贝。")[0][1] == "asserts"
+    assert found(the_finder, "Myth: detach() copies the tensor.")[0][1] == "asserts"
+
+
+def test_a_falsity_marker_after_the_cue_denies(the_finder):
+    """Material: none (tooling).  True: "X is a myth" / "X 是错的" denies X."""
+    assert found(the_finder, "“num_workers 越大越好”是错的。")[0][1] == "asserts"   # a negated claim, denied twice
+
+
+def test_a_negated_claim(the_finder):
+    """Material: none (tooling).  True: for a claim whose says is a negation, the plain phrase denies it."""
+    assert found(the_finder, "num_workers 越大越好。")[0][1] == "denies"
+    assert found(the_finder, "num_workers 不是越大越好。")[0][1] == "asserts"
+    assert found(the_finder, "With num_workers, the more the better.")[0][1] == "denies"
+
+
+def test_a_question_only_mentions(the_finder):
+    """Material: none (tooling).  True: a question states nothing."""
+    marks = the_finder.find("num_workers 越大越好吗？")
+    assert [m.stance for m in marks] == ["mentions"] and marks[0].confidence < finder.SHOWN
+
+
+def test_traditional_chinese_and_full_width_read_the_same(the_finder):
+    """Material: none (tooling).  True: traditional characters and full-width letters are normalised."""
+    assert found(the_finder, "ｄｅｔａｃｈ() 返回的張量與原張量共享記憶體。")[0][:2] == ("autograd.detach-shares-storage", "asserts")
+
+
+def test_a_commented_code_line_is_a_passage(the_finder):
+    """Material: none (tooling).  True: a code line states a claim through its comment; code alone does not."""
+    text = "```python\ny = x.detach()  # y 与 x 共享内存\nz = x.detach().clone()\n```\n"
+    assert found(the_finder, text) == [("autograd.detach-shares-storage", "asserts", "y = x.detach()  # y 与 x 共享内存")]
+
+
+def test_unless_vetoes_a_sibling(the_finder):
+    """Material: none (tooling).  True: an unless phrase keeps the claim off a passage about its sibling."""
+    assert found(the_finder, "view 要求张量连续。") == [("tensors.view-needs-contiguous", "asserts", "view 要求张量连续。")]
+    assert found(the_finder, "和 view 不同，reshape 不要求张量连续。") == []
+
+
+def test_a_claim_spread_over_two_sentences_gets_one_window(the_finder):
+    """Material: none (tooling).  True: subject in one sentence and cue in the next: one passage of two."""
+    text = "先看 detach()。它返回的张量与原张量共享内存。"
+    marks = [m for m in the_finder.find(text) if m.stance != "mentions"]
+    assert [(text[m.start:m.end], m.stance) for m in marks] == [(text, "asserts")]
+    assert marks[0].confidence < the_finder.find("detach() 与原张量共享内存。")[0].confidence
+
+
+def test_marks_are_deterministic_and_bounded(the_finder):
+    """Material: none (tooling).  True: the same text gives the same marks; confidences lie in (0, 1)."""
+    text = "detach() 与原张量共享内存。num_workers 越大越好。view 要求张量连续。" * 3
+    first, second = the_finder.find(text), the_finder.find(text)
+    assert first == second and len(first) == 9
+    assert all(0 < m.confidence < 1 for m in first)
+
+
+@pytest.mark.parametrize("stance, material, expected", [
+    ("asserts", "right", "right"), ("asserts", "wrong", "wrong"), ("denies", "wrong", "right"),
+    ("denies", "right", "wrong"), ("denies", "partly", "partly"), ("asserts", "other", "not measured"),
+    ("mentions", "wrong", "not measured")])
+def test_a_passage_verdict_combines_stance_and_measured_verdict(stance, material, expected):
+    """Material: none (tooling).  True: denying a refuted claim is right; a mention states nothing."""
+    assert finder.verdict(stance, material) == expected
+
+
+def test_every_catalog_cue_compiles_and_is_specific():
+    """Material: none (tooling).  True: the catalog's cues compile, and no subject is a bare generic word."""
+    claims = catalog.load()
+    generic = {"tensor", "张量", "模型", "model", "pytorch", "torch", "gpu", "数据"}
+    the_finder = finder.Finder(claims)
+    for cid, c in the_finder.claims.items():
+        assert not {s.strip().casefold() for s in c.cues.subject} <= generic, cid

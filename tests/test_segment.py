@@ -1,0 +1,90 @@
+"""The one sentence segmentation (torchclaims/segment.py): what the finder searches, what the
+anchors' check holds spans to, and what the reader highlights."""
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from torchclaims.segment import Sentences, comment_of, units
+
+
+def texts(source):
+    return [(u.kind, source[u.start:u.end]) for u in units(source)]
+
+
+def test_chinese_and_english_sentence_ends():
+    """Material: none (tooling).  True: 。！？ and a full stop before a space end a sentence; a
+    decimal point, an attribute access and an abbreviation do not."""
+    source = "view 共享内存。reshape 可能复制！真的吗？Use x.view(3, 4) e.g. here. It costs 1.5 ms. Done"
+    assert [t for _, t in texts(source)] == [
+        "view 共享内存。", "reshape 可能复制！", "真的吗？", "Use x.view(3, 4) e.g. here.", "It costs 1.5 ms.", "Done"]
+
+
+def test_closing_quotes_stay_with_their_sentence():
+    """Material: none (tooling).  True: a closing quote or bracket after the end mark belongs to the sentence."""
+    source = "书里说“view 不复制。”然后呢。"
+    assert [t for _, t in texts(source)] == ["书里说“view 不复制。”", "然后呢。"]
+
+
+def test_markdown_blocks_headings_items_and_code_lines():
+    """Material: none (tooling).  True: a heading, each list item and each code line is a unit of
+    its own; a soft-wrapped English line is not cut; fence lines are no unit."""
+    source = ("# Title\n\nSome prose that\nwraps here. Next one.\n\n- first item\n- 第二项。后面。\n\n"
+              "```python\ny = x.view(3, 4)  # 共享内存\n\nz = y.sum()\n```\n")
+    assert texts(source) == [
+        ("heading", "# Title"), ("prose", "Some prose that\nwraps here."), ("prose", "Next one."),
+        ("prose", "- first item"), ("prose", "- 第二项。"), ("prose", "后面。"),
+        ("code", "y = x.view(3, 4)  # 共享内存"), ("code", "z = y.sum()")]
+
+
+def test_rst_literal_block_lines_are_code():
+    """Material: none (tooling).  True: the indented lines after a paragraph ending in ``::`` are code."""
+    source = "Example::\n\n    y = x.detach()  # shares memory\n\nAfter it.\n"
+    assert texts(source) == [("prose", "Example::"), ("code", "y = x.detach()  # shares memory"), ("prose", "After it.")]
+
+
+def test_a_chinese_line_break_ends_a_sentence():
+    """Material: none (tooling).  True: text that lost its punctuation keeps its line breaks as ends."""
+    assert [t for _, t in texts("第一行没有标点\n第二行也没有")] == ["第一行没有标点", "第二行也没有"]
+
+
+def test_inline_section_numbers_start_a_unit():
+    """Material: none (tooling).  True: in run-together text a section number after a sentence end
+    starts a new unit, and "2. " is a number, not a sentence end."""
+    source = "上一节到此为止。2. 张量的内存布局这里开始。2.1 视图与拷贝"
+    assert [t for _, t in texts(source)] == ["上一节到此为止。", "2. 张量的内存布局这里开始。", "2.1 视图与拷贝"]
+
+
+def test_a_long_unpunctuated_run_is_cut_at_its_soft_marks():
+    """Material: none (tooling).  True: a unit over LONG characters is cut after a comma or 、."""
+    source = "甲" * 100 + "，" + "乙" * 100 + "。"
+    assert [len(t) for _, t in texts(source)] == [101, 101]
+
+
+def test_comment_of_a_code_line():
+    """Material: none (tooling).  True: the comment after ``#`` or ``//``, not a ``#`` inside a string."""
+    assert comment_of("y = x.view(3, 4)  # 共享内存") == "共享内存"
+    assert comment_of('print("#not a comment")') is None
+    assert comment_of("z = y.sum()") is None
+
+
+def test_inside_refuses_a_span_that_cuts_a_sentence():
+    """Material: none (tooling).  True: a span must start and end where units do (white space aside)."""
+    source = "第一句。第二句很长。第三句。"
+    s = Sentences(source)
+    assert s.inside(4, 10) == []
+    assert s.inside(0, 14) == []
+    assert "starts inside" in s.inside(3, 10)[0]     # 3 is the 。 of the first sentence
+    assert s.inside(5, 10) and "starts inside" in s.inside(5, 10)[0]
+    assert s.inside(4, 8) and "ends inside" in s.inside(4, 8)[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("ab 。.!?\n#`-|:，张量x1") + ["```", "::", "\n\n", "    "]), max_size=60).map("".join))
+def test_units_are_ordered_trimmed_and_disjoint(source):
+    """Material: none (tooling).  True: for any text, units lie inside it, in order, without
+    overlap and without white space at their edges."""
+    last = 0
+    for u in units(source):
+        assert last <= u.start < u.end <= len(source)
+        piece = source[u.start:u.end]
+        assert piece == piece.strip()
+        last = u.end
