@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from torchclaims import anchors, catalog, cli
+from torchclaims import anchors, catalog, cli, segment
 
 SEEDS = anchors.seeds_dir()
 needs_seeds = pytest.mark.skipif(not all((SEEDS / f).is_file() for f in catalog.SEED_FILES),
@@ -216,3 +216,52 @@ def test_the_anchors_command_answers_a_mistake_with_one_line(argv, fragment, cap
     assert cli.main(argv) == 2, argv
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------- units of a text that lost its line breaks
+
+def _unit_texts(text):
+    return [u.text(text) for u in segment.Sentences(text).units]
+
+
+def test_a_flattened_code_run_is_cut_after_each_chinese_comment():
+    """Material: the documents lost their line breaks, so code lines run together.  True: past
+    segment.LONG characters a run is cut where a comment's Chinese text meets the next statement,
+    each comment staying with the code before it; a comment that goes on in English is not cut."""
+    run = ("import torch a torch.zeros(4, 4) # 先准备一个全零矩阵用来演示 b a.sum(dim0) # 按列求和得到四个数 "
+           "c b.mean() # 再求平均值 d torch.ones(3) print(d.shape) # 形状是 (3,) 也就是一维向量 "
+           "e d * 2 # 每个元素翻倍之后 mean 不变吗 f e.mean() 说明完毕。")
+    assert len(run) > segment.LONG
+    units = _unit_texts(run)
+    assert units[:3] == ["import torch a torch.zeros(4, 4) # 先准备一个全零矩阵用来演示",
+                         "b a.sum(dim0) # 按列求和得到四个数", "c b.mean() # 再求平均值"], units
+    assert "e d * 2 # 每个元素翻倍之后 mean 不变吗" in units, units
+
+
+def test_a_heading_run_into_the_text_before_it_starts_a_unit():
+    """Material: "...的结尾4.4 训练循环..." (a heading glued to the sentence before).  True: the
+    unit starts at the section number; a version number after a space is not a heading."""
+    text = "前一节讲到这里就结束了4.4 训练循环这一节讲怎样写循环。我们用 PyTorch 1.12 做实验。"
+    units = _unit_texts(text)
+    assert units[:2] == ["前一节讲到这里就结束了", "4.4 训练循环这一节讲怎样写循环。"], units
+    assert units[2] == "我们用 PyTorch 1.12 做实验。", units
+
+
+def test_enumerations_and_table_rows_of_a_long_run_are_units():
+    """Material: a table and a list that lost their punctuation.  True: a long run is cut before
+    "第二"/"第三", before "二级是", and before a row that opens with a version number or a call."""
+    listing = ("好处有三个第一每一步都能单独验证不会互相干扰而且出了问题很容易定位到具体哪一行代码上去"
+               "第二数据量小的时候反馈很快几秒钟就能看到结果所以调参的节奏可以很密集不用一直干等着结果出来"
+               "第三换机器也能复现结果只要把随机种子固定下来并且记录下所用的库版本就可以了而不必每次重新摸索一遍"
+               "哪些设置会影响最终的数值以及它们之间的先后关系到底是什么样子的。")
+    assert len(listing) > segment.LONG
+    assert [u[:2] for u in _unit_texts(listing)] == ["好处", "第二", "第三"], _unit_texts(listing)
+    table = ("版本对照表如下版本说明特性2.1.0默认开启编译缓存2.0.1首次提供编译入口1.13.1只能用脚本导出"
+             "遇到旧版本时有两级办法一级是换成旧接口写法保持功能不变二级是关掉新特性退回到最朴素最稳妥的那种实现方式"
+             "测速结果基线12.5torch.compile(modea)20.1torch.compile(modeb)22.3结束。")
+    assert len(table) > segment.LONG
+    units = _unit_texts(table)
+    assert [u for u in units if u[0].isdigit()] == ["2.1.0默认开启编译缓存", "2.0.1首次提供编译入口",
+                                                   "1.13.1只能用脚本导出遇到旧版本时有两级办法"], units
+    assert any(u.startswith("二级是") for u in units), units
+    assert "torch.compile(modea)20.1" in units and "torch.compile(modeb)22.3结束。" in units, units

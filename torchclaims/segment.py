@@ -16,8 +16,12 @@ Rules, in order:
   break ends a sentence unless it only wraps English prose (a letter or comma before it, a
   lower-case letter or a digit after it). Inline code (between backticks) is never cut.
 - Long runs. Text that lost its punctuation (the four documents lost most of theirs) is cut
-  before an inline section number ("2.1 " after the end of a sentence) and, past
-  ``LONG`` characters, at the softer marks ，、：, and —— when there are any.
+  before an inline section number ("2.1 " after the end of a sentence, or "4.4 " right after a
+  Chinese character: a heading run into the text before it) and, past ``LONG`` characters,
+  where the lost line breaks were: after the Chinese text of a code comment, before the next
+  statement ("# 不清零会累加 loss.backward()": the comment stays with the code before it);
+  before an enumeration ("第二", "二级是") and before a table row that opens with a version
+  number ("实验性1.10.2"); then, if still long, at the softer marks ，、：, and ——.
 
 Units never contain leading or trailing white space, and they do not overlap; text between
 units is white space, fence lines or markup only.
@@ -40,6 +44,29 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
 _SOFT = re.compile(r"[，、：；;]|——")
+_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)])(?=\d{1,2}\.\d{1,2} [\u4e00-\u9fffA-Za-z])")
+_COMMENT = re.compile(r"(?:^|(?<=\s))#\s")
+# after a comment's Chinese text: a space, then a statement (a name followed by a call, an index,
+# an attribute, an assignment or another name: "model(x)", "total_loss loss.item()"), or the next
+# comment (after English text the end of a comment is not told from a flattened assignment)
+_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[]| ?=| [A-Za-z_\d(\[-])|#\s)")
+_ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
+# a table row: a version number right after a label ("实验性1.10.2"), or a label that calls
+# something right after the previous row's last figure ("18.20torch.compile(mode...)")
+_TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
+                        r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()")
+
+
+def _run_cuts(text: str, a: int, b: int) -> list[int]:
+    """Where a long run ``text[a:b]`` lost its line breaks: comment ends, enumerations, table rows."""
+    piece = text[a:b]
+    cuts = {m.start() for m in _ENUMERATION.finditer(piece)} | {m.start() for m in _TABLE_ROW.finditer(piece)}
+    for m in _COMMENT.finditer(piece):
+        stop = min((i for i in (piece.find("#", m.end()), piece.find("。", m.end())) if i >= 0), default=len(piece))
+        end = _COMMENT_END.search(piece, m.end(), stop)
+        if end:
+            cuts.add(end.end())
+    return sorted(a + c for c in cuts if 0 < c < len(piece))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,12 +148,18 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
 def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A unit cut before inline section numbers and, when still over LONG, at its soft marks."""
     pieces = [(start, end)]
-    cuts = [m.start() + start for m in _INLINE_SECTION.finditer(text[start:end]) if m.start() > 0]
+    cuts = sorted({m.start() + start for rule in (_INLINE_SECTION, _RUN_HEADING)
+                   for m in rule.finditer(text[start:end]) if m.start() > 0})
     if cuts:
         edges = [start, *cuts, end]
         pieces = [(a, b) for a, b in zip(edges, edges[1:])]
-    out: list[tuple[int, int]] = []
+    runs: list[tuple[int, int]] = []
     for a, b in pieces:
+        cuts = _run_cuts(text, a, b) if b - a > LONG else []
+        edges = [a, *cuts, b]
+        runs += [(c, d) for c, d in zip(edges, edges[1:])]
+    out: list[tuple[int, int]] = []
+    for a, b in runs:
         if b - a <= LONG:
             out.append((a, b))
             continue
