@@ -62,7 +62,7 @@ def test_the_colour_follows_the_chosen_release_of_the_history(tmp_path):
             data = _payload((out / (document[:-4] + ".html")).read_text(encoding="utf-8"))
             assert data["torch"] == version and data["claims"][cid]["kind"] == material, (
                 f"{cid} on {version}: {data['claims'][cid]['kind']}, measured {material}")
-            assert data["claims"][cid]["history"] == row["history"]
+            assert data["claims"][cid]["history_en"] == row["history"] and data["claims"][cid]["history_zh"] == row["history_zh"]
 
 
 def _history_rows():

@@ -39,23 +39,14 @@ from . import catalog, outcomes
 from .files import write_whole
 from .errors import Parser, UsageError
 from .links import spec_links
+from .strings import LANGS, VERDICT_KEYS, default_lang, text, translate
+from .strings import table as strings_table
 from .versions import in_range, parse
 
 MEASURED = ("right", "wrong", "partly")
 UNMEASURED = ("not-applicable", "not-measurable", "skipped")
 SYMBOL = {"right": "✓", "wrong": "✗", "partly": "◐", "contradiction": "⚠", "broken": "!",
           "not-applicable": "n/a", "not-measurable": "⊘", "skipped": "s", None: "—"}
-WORDS = {"right": "holds", "wrong": "wrong", "partly": "partly right"}
-STATE_WORDS = {"not-applicable": "not applicable", "not-measurable": "not measurable here", "skipped": "skipped",
-               "broken": "broken spec", "contradiction": "contradiction", None: "not in the report"}
-LEGEND = ("✓ the material holds on this release, ✗ it is wrong, ◐ partly right, n/a not applicable: the API "
-          "or behaviour it is about does not exist on that release (the note says what is missing), "
-          "⊘ not measurable here: it exists there, but that runner could not measure it (no GPU, another "
-          "Python, a spec newer than the report: the note says which), s skipped by the run's selection "
-          "(the note says why), ! a spec broke (fix the spec), ⚠ the specs contradict each other, — not in "
-          "that report. Only ✓ ✗ ◐ open or close a range. **▲ bold** marks a flip: the verdict differs from "
-          "the previous release measured on the same device; ≠ marks a cell where the catalog expects "
-          "another verdict.")
 AXES = ("cpu", "cuda", "rocm", "xpu", "mps")   # the order of the device groups of columns
 NEWER = "not measured: the spec is newer than this report"
 
@@ -182,9 +173,13 @@ def _source_at(commit: str, path: str) -> str | None:
     return shown.stdout if shown.returncode == 0 else ""
 
 
-def history(cells: list[dict], versions: list[str]) -> str:
-    """'holds up to 2.5.1, wrong since 2.6.0' from the measured cells of one device (≤ where
-    releases in between were not measured)."""
+def history(cells: list[dict], versions: list[str], lang: str = "en") -> str:
+    """'holds up to 2.5.1, wrong since 2.6.0' (or '2.5.1 及以前成立，自 2.6.0 起错误') from the
+    measured cells of one device (≤ where releases in between were not measured). The runs of
+    one verdict are the data; each language's sentence is built from them by its own grammar
+    (strings.py, the ``h:`` keys)."""
+    def say(key, **fields):
+        return text(lang, "h:" + key, **fields)
     runs: list[list] = []   # [value, first index, last index, first index is exact]
     last = None
     for i, cell in enumerate(cells):
@@ -198,21 +193,32 @@ def history(cells: list[dict], versions: list[str]) -> str:
         last = i
     if not runs:
         kinds = collections.Counter(c["material"] for c in cells)
-        return "never measured (" + ", ".join(f"{n} {STATE_WORDS.get(k, k)}" for k, n in kinds.most_common()) + ")"
+        return say("never", kinds=say("join").join(say("kind", n=n, state=state_word(k, lang))
+                                                    for k, n in kinds.most_common()))
     measured = sum(c["material"] in MEASURED for c in cells)
     if len(runs) == 1:
-        value = runs[0][0]
-        where = "every release" if measured == len(cells) else f"every release measured ({measured} of {len(cells)})"
-        return f"{WORDS[value]} on {where}"
+        verdict = say(runs[0][0])
+        if measured == len(cells):
+            return say("every", verdict=verdict)
+        return say("every_measured", verdict=verdict, n=measured, total=len(cells))
     parts = []
     for n, (value, first, end, exact) in enumerate(runs):
+        verdict = say(value)
         if n == 0:
-            parts.append(f"{WORDS[value]} up to {versions[end]}")
+            parts.append(say("first", verdict=verdict, end=versions[end]))
         else:
-            since = versions[first] if exact else f"≤{versions[first]}"
-            parts.append(f"{WORDS[value]} since {since}" if n == len(runs) - 1
-                         else f"{WORDS[value]} from {since} to {versions[end]}")
-    return ", ".join(parts)
+            near = "" if exact else "_near"
+            if n == len(runs) - 1:
+                parts.append(say("last" + near, verdict=verdict, since=versions[first]))
+            else:
+                key = "middle" + (near or ("_one" if first == end else ""))
+                parts.append(say(key, verdict=verdict, since=versions[first], end=versions[end]))
+    return say("join").join(parts)
+
+
+def state_word(state: str | None, lang: str = "en") -> str:
+    """Why a cell measured nothing, in words (not applicable, skipped...)."""
+    return text(lang, f"state:{state or 'none'}") if f"state:{state or 'none'}" in strings_table(lang) else str(state)
 
 
 def build(reports: list[dict]) -> dict:
@@ -246,20 +252,23 @@ def build(reports: list[dict]) -> dict:
                           "reason": entry.get("reason", "") if entry else "not in this report"})
             if value in MEASURED:
                 previous[axes[i]] = (i, value)
-        parts = []
-        for axis in groups:
-            where = [i for i, a in enumerate(axes) if a == axis]
-            text = history([cells[i] for i in where], [versions[i] for i in where])
-            parts.append(text if len(groups) == 1 else f"{axis}: {text}")
+        histories = {}
+        for lang in LANGS:
+            parts = []
+            for axis in groups:
+                where = [i for i, a in enumerate(axes) if a == axis]
+                said = history([cells[i] for i in where], [versions[i] for i in where], lang)
+                parts.append(said if len(groups) == 1 else text(lang, "h:device", device=axis, history=said))
+            histories[lang] = text(lang, "h:device_join").join(parts)
         rows.append({"id": cid, "topic": info["topic"], "verdict": info["verdict"],
                      "source": info.get("source", []), "cells": cells,
-                     "history": "; ".join(parts), "flips": sum(c["flip"] for c in cells)})
+                     "history": histories["en"], "history_zh": histories["zh"], "flips": sum(c["flip"] for c in cells)})
     counts = [collections.Counter(row["cells"][i]["material"] for row in rows) for i in range(len(reports))]
     return {"versions": versions, "releases": [r["torch"].split("+")[0] for r in reports], "devices": axes,
             "rows": rows, "flips": flips, "notes": notes, "counts": counts}
 
 
-def summary_lines(data: dict) -> list[str]:
+def summary_lines(data: dict, lang: str = "en") -> list[str]:
     rows = data["rows"]
     stable = collections.Counter(_stable(row) for row in rows)
     changed = [row for row in rows if row["flips"]]
@@ -267,29 +276,27 @@ def summary_lines(data: dict) -> list[str]:
     broken = sum(c["material"] in ("broken", "contradiction") for row in rows for c in row["cells"])
     state = collections.Counter(c["material"] for row in rows for c in row["cells"])
     by_device = collections.Counter(data["devices"])
-    devices = ", ".join(f"{n} on {axis}" for axis, n in by_device.items())
+    devices = text(lang, "mx:list_join").join(text(lang, "mx:on_device", n=n, axis=axis) for axis, n in by_device.items())
     return [
-        f"{len(rows)} claims over {len(data['versions'])} torch runs ({devices}; {data['versions'][0]} to "
-        f"{data['versions'][-1]}).",
-        f"- the material holds on every release where it was measured: {stable['right']} claims",
-        f"- wrong on every release where it was measured: {stable['wrong']}; partly right throughout: {stable['partly']}",
-        f"- changed between releases: {len(changed)} claims, {len(data['flips'])} flips (listed below)",
-        f"- never measured (not checkable, GPU only, not applicable everywhere, ...): {stable[None]}",
-        f"- cells where the catalog expects another verdict: {unexpected}; cells with a broken spec or a contradiction: {broken}",
-        f"- cells not applicable (the API does not exist on that release): {state['not-applicable']}; not measurable "
-        f"here (it exists, the runner could not measure it): {state['not-measurable']}; skipped by the run's "
-        f"selection: {state['skipped']}",
+        text(lang, "mx:runs", rows=len(rows), n=len(data["versions"]), devices=devices, first=data["versions"][0],
+             last=data["versions"][-1]),
+        text(lang, "mx:s_right", n=stable["right"]),
+        text(lang, "mx:s_wrong", wrong=stable["wrong"], partly=stable["partly"]),
+        text(lang, "mx:s_changed", claims=len(changed), flips=len(data["flips"])),
+        text(lang, "mx:s_never", n=stable[None]),
+        text(lang, "mx:s_unexpected", unexpected=unexpected, broken=broken),
+        text(lang, "mx:s_states", na=state["not-applicable"], nm=state["not-measurable"], skipped=state["skipped"]),
     ]
 
 
-def _selection(report: dict) -> str:
+def _selection(report: dict, lang: str = "en") -> str:
     """Which specs the run selected, in a few words (from its pytest arguments)."""
     argv = report.get("argv") or []
     if "--full" in argv:
-        return "all (--full)"
+        return text(lang, "mx:sel_full")
     if "-m" in argv:
-        return f"quick + -m '{argv[argv.index('-m') + 1]}'"
-    return "quick run"
+        return text(lang, "mx:sel_m", expr=argv[argv.index('-m') + 1])
+    return text(lang, "mx:sel_quick")
 
 
 def _stable(row) -> str | None:
@@ -297,56 +304,65 @@ def _stable(row) -> str | None:
     return values.pop() if len(values) == 1 else (None if not values else "changed")
 
 
-def render_markdown(reports: list[dict], data: dict, claims: dict | None = None) -> str:
+def render_markdown(reports: list[dict], data: dict, claims: dict | None = None, lang: str = "en") -> str:
+    def say(key, **fields):
+        return text(lang, "mx:" + key, **fields)
     cols = data["versions"]
-    out = ["# The claim history: what the material gets right on each torch release", ""]
-    out += summary_lines(data) + [""]
-    out.append("## Flips")
+    out = ["# " + say("title"), ""]
+    out += summary_lines(data, lang) + [""]
+    out.append("## " + say("flips"))
     out.append("")
     if data["flips"]:
-        out.append("| claim | from | to | since | (last measured before) |")
+        out.append(say("flips_head"))
         out.append("|---|---|---|---|---|")
         for f in data["flips"]:
-            out.append(f"| `{f['claim']}` | {WORDS[f['from']]} | {WORDS[f['to']]} | **{f['since']}** | {f['after']} |")
-        out += ["", "Each flip is between two releases measured on one device; where the two are not consecutive "
-                "releases, the change landed in one of the releases between them that no report measured."]
+            out.append(f"| `{f['claim']}` | {say('m_' + f['from'])} | {say('m_' + f['to'])} | **{f['since']}** | {f['after']} |")
+        out += ["", say("flips_note")]
     else:
-        out.append("No claim changed its verdict between the releases measured.")
-    out += ["", "## The table", "", LEGEND, ""]
-    out.append("| runs | " + " | ".join(cols) + " |")
+        out.append(say("no_flips"))
+    out += ["", "## " + say("table"), "", say("legend"), ""]
+    out.append(f"| {say('col_runs')} | " + " | ".join(cols) + " |")
     out.append("|---|" + "---|" * len(cols))
-    out.append("| accelerator | " + " | ".join(accelerator(r) for r in reports) + " |")
+    out.append(f"| {say('row_accelerator')} | " + " | ".join(accelerator(r) for r in reports) + " |")
     for key in ("torchvision", "python", "device", "commit"):
-        out.append(f"| {key} | " + " | ".join(str(r.get(key) or "none") for r in reports) + " |")
-    out.append("| specs run | " + " | ".join(_selection(r) for r in reports) + " |")
+        out.append(f"| {say('row_' + key)} | " + " | ".join(str(r.get(key) or say("row_none")) for r in reports) + " |")
+    out.append(f"| {say('row_specs')} | " + " | ".join(_selection(r, lang) for r in reports) + " |")
     for value in ("right", "wrong", "partly", "not-applicable", "not-measurable", "skipped", "broken", "contradiction"):
-        out.append(f"| {SYMBOL[value]} {STATE_WORDS.get(value, value)} | " + " | ".join(str(c[value]) for c in data["counts"]) + " |")
+        word = state_word(value, lang) if value not in MEASURED else value if lang == "en" else say("m_" + value)
+        out.append(f"| {SYMBOL[value]} {word} | " + " | ".join(str(c[value]) for c in data["counts"]) + " |")
     out.append("")
-    out.append("| claim | verdict | history | " + " | ".join(cols) + " |")
+    out.append(f"| {say('col_claim')} | {say('col_verdict')} | {say('col_history')} | " + " | ".join(cols) + " |")
     out.append("|---|---|---|" + "---|" * len(cols))
     for row in data["rows"]:
         cells = []
         for cell in row["cells"]:
-            text = SYMBOL[cell["material"]] + (f"<sup>{cell['note']}</sup>" if cell["note"] else "")
-            text += " ≠" if cell["unexpected"] else ""
-            cells.append(f"**▲ {text}**" if cell["flip"] else text)
-        out.append(f"| `{row['id']}` | {row['verdict']} | {row['history']} | " + " | ".join(cells) + " |")
+            mark = SYMBOL[cell["material"]] + (f"<sup>{cell['note']}</sup>" if cell["note"] else "")
+            mark += " ≠" if cell["unexpected"] else ""
+            cells.append(f"**▲ {mark}**" if cell["flip"] else mark)
+        verdict = row["verdict"] if lang == "en" else text(lang, row["verdict"])
+        out.append(f"| `{row['id']}` | {verdict} | {row['history' if lang == 'en' else 'history_' + lang]} | "
+                   + " | ".join(cells) + " |")
     if data["notes"]:
-        out += ["", "## Notes", ""]
+        out += ["", "## " + say("notes"), ""]
         for reason, n in data["notes"].items():
-            out.append(f"{n}. {reason.replace('|', '/')}")
+            out.append(f"{n}. {translate(lang, reason).replace('|', '/')}")
     return "\n".join(out) + "\n"
 
 
 HTML_STYLE = """
 body{font-family:system-ui,sans-serif;font-size:13px;margin:1em 2em}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 5px;text-align:center}
-td.id,td.hist{text-align:left}th{position:sticky;top:0;background:#f4f4f4}
+#table{overflow:auto;max-height:calc(100vh - 2em);max-width:100%;border:1px solid #ccc;overscroll-behavior-x:contain}
+table{border-collapse:separate;border-spacing:0}td,th{border:solid #ccc;border-width:0 1px 1px 0;padding:2px 3px;text-align:center}
+td.id,td.hist{text-align:left}td.hist{min-width:9em}th{position:sticky;top:0;background:#f4f4f4;z-index:2;font-size:11px;font-weight:600}
+td.id,th:first-child{position:sticky;left:0;background:#fff;z-index:1;border-right:2px solid #bbb}th:first-child{background:#f4f4f4;z-index:3}
+td.id{min-width:11em}td.id code,li{overflow-wrap:anywhere}
+@media (max-width:700px){body{margin:.6em}h1{font-size:1.4em}td.id{min-width:8em;max-width:10em}}
 .right{background:#dcefdc}.wrong{background:#f6d2d2}.partly{background:#fbe9c8}
 .not-applicable,.skipped{background:#f0f0f0;color:#777}.not-measurable{background:#e4ebf5;color:#456}.broken,.contradiction{background:#e0b0ff}
 td.flip{outline:3px solid #c00;font-weight:bold}td.unexpected:after{content:' ≠'}
 #filters{margin:1em 0;padding:.5em;background:#f8f8f8}#filters label{margin-right:1.5em}
-tr.detail td{text-align:left;background:#fffff4;white-space:normal;max-width:60em}
+tr.detail td{text-align:left;background:#fffff4;white-space:normal}
+tr.detail .text{position:sticky;left:.5em;max-width:min(60em,calc(100vw - 5em))}
 button.more{font-size:11px}
 """
 
@@ -369,12 +385,12 @@ function render(){
     const c = D.claims[row.id] || {};
     html += `<tr class="claim" data-id="${esc(row.id)}"><td class="id"><code>${esc(row.id)}</code> `
       + `<button class="more" aria-expanded="false">${T.more}</button></td><td>${esc(T.verdicts[row.verdict] || row.verdict)}</td>`
-      + `<td class="hist">${esc(row.history)}</td>`
+      + `<td class="hist">${esc(lang === 'en' ? row.history : row['history_' + lang])}</td>`
       + row.cells.map(cell => `<td class="${cell.material || ''}${cell.flip ? ' flip' : ''}${cell.unexpected ? ' unexpected' : ''}" `
         + `title="${esc(cell.reason)}">${esc(SYM[cell.material || ''])}${cell.note ? '<sup>' + cell.note + '</sup>' : ''}</td>`).join('')
-      + `</tr><tr class="detail" hidden><td colspan="${3 + D.versions.length}">`
+      + `</tr><tr class="detail" hidden><td colspan="${3 + D.versions.length}"><div class="text">`
       + `<b>${T.says}:</b> ${esc(c['says_' + lang] || '')}<br><b>${T.truth}:</b> ${esc(c['truth_' + lang] || '')}`
-      + `<br><b>${T.source}:</b> ${esc(c['source_' + lang] || '')}</td></tr>`;
+      + `<br><b>${T.source}:</b> ${esc(c['source_' + lang] || '')}</div></td></tr>`;
   }
   $('rows').innerHTML = html;
   $('count').textContent = T.shown.replace('{n}', shown).replace('{total}', D.rows.length);
@@ -385,22 +401,28 @@ document.addEventListener('click', e => {
   detail.hidden = !detail.hidden;
   e.target.setAttribute('aria-expanded', String(!detail.hidden));
 });
-for (const id of ['topic', 'verdict', 'changed', 'state', 'lang']) $(id).addEventListener('change', render);
-render();
+function switchLang(){
+  const lang = $('lang').value;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-en]')) el.textContent = el.dataset[lang];
+  for (const el of document.querySelectorAll('.l-en, .l-zh')) el.hidden = !el.classList.contains('l-' + lang);
+  render();
+}
+for (const id of ['topic', 'verdict', 'changed', 'state']) $(id).addEventListener('change', render);
+$('lang').addEventListener('change', switchLang);
+$('lang').value = D.lang; switchLang();
 """
 
-TEXT = {
-    "en": {"more": "more", "says": "the material says", "truth": "what is true", "source": "source",
-           "shown": "{n} of {total} claims shown",
-           "verdicts": {}},
-    "zh": {"more": "详情", "says": "资料的说法", "truth": "实际情况", "source": "出处",
-           "shown": "显示 {n} / {total} 条论断",
-           "verdicts": {"confirmed": "属实", "refuted": "错误", "partly": "部分属实", "version-dependent": "随版本",
-                        "gpu-only": "仅GPU", "not-checkable": "无法检验", "pending": "待核实"}},
-}
+def page_texts(lang: str) -> dict:
+    """What the page's script writes, in ``lang`` (strings.py: the ``mx:`` keys and the catalog words)."""
+    return {"more": text(lang, "mx:more"), "says": text(lang, "says"), "truth": text(lang, "truth"),
+            "source": text(lang, "source"), "shown": text(lang, "mx:shown"),
+            "verdicts": {v: text(lang, v) if lang != "en" else v for v in VERDICT_KEYS}}
 
 
-def render_html(reports: list[dict], data: dict, claims: dict | None = None) -> str:
+def render_html(reports: list[dict], data: dict, claims: dict | None = None, lang: str = "en") -> str:
+    """The page, opened in ``lang``; its language switch turns every word the project wrote
+    (headings, summary, flips, legend, filters, histories, claim texts) into the other one."""
     e = html.escape
     cols = data["versions"]
     texts = {}
@@ -408,34 +430,68 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None) -> 
         texts[cid] = {"says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,
                       "source_en": c.source_labels("en", with_file=True),
                       "source_zh": c.source_labels("zh", with_file=True)}
-    payload = {"versions": cols, "rows": data["rows"], "claims": texts, "text": TEXT,
+    payload = {"lang": lang, "versions": cols, "rows": data["rows"], "claims": texts,
+               "text": {la: page_texts(la) for la in LANGS},
                "symbols": {("" if k is None else k): v for k, v in SYMBOL.items()}}
     topics = sorted({row["topic"] for row in data["rows"]})
     verdicts = sorted({row["verdict"] for row in data["rows"]})
-    flips = "".join(f"<li><code>{e(f['claim'])}</code>: {e(WORDS[f['from']])} → {e(WORDS[f['to']])} "
-                    f"since <b>{e(f['since'])}</b> (after {e(f['after'])}, on {e(f['device'])})</li>" for f in data["flips"])
+
+    def say(la, key, **fields):
+        return text(la, "mx:" + key, **fields)
+
+    def both(tag, words: dict, attrs: str = "") -> str:
+        """An element in the page's language that the switch turns into the other one."""
+        return (f"<{tag}{attrs} data-en='{e(words['en'])}' data-zh='{e(words['zh'])}'>{e(words[lang])}</{tag}>")
+
+    def each(key, **fields):
+        return {la: say(la, key, **fields) for la in LANGS}
+
+    def per_lang(block) -> str:
+        """A block written once per language; the one of the other language is hidden."""
+        return "".join(f"<div class='l-{la}'{'' if la == lang else ' hidden'}>{block(la)}</div>" for la in LANGS)
+
+    def flips(la):
+        def item(f):   # the sentence of la's grammar, with the claim id as code in it
+            said = say(la, "flip_item", claim="\0", before=say(la, "m_" + f["from"]), after=say(la, "m_" + f["to"]),
+                       since=f["since"], previous=f["after"], device=f["device"])
+            return "<li>" + e(said).replace("\0", f"<code>{e(f['claim'])}</code>") + "</li>"
+        items = "".join(item(f) for f in data["flips"])
+        return (f"<h2>{e(say(la, 'flips_n', n=len(data['flips'])))}</h2>"
+                f"<ul class='flips'>{items or '<li>' + e(say(la, 'none')) + '</li>'}</ul>")
+
+    summary = per_lang(lambda la: "<ul class='summary'>" + "".join(
+        f"<li>{e(line.lstrip('- '))}</li>" for line in summary_lines(data, la)) + "</ul>")
     parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        "<title>torchclaims: the claim history</title><style>" + HTML_STYLE + "</style></head><body>",
-        "<h1>The claim history: what the material gets right on each torch release</h1>",
-        "<ul id='summary'>" + "".join(f"<li>{e(line.lstrip('- '))}</li>" for line in summary_lines(data)) + "</ul>",
-        f"<h2>Flips ({len(data['flips'])})</h2><ul id='flips'>{flips or '<li>none</li>'}</ul>",
-        "<h2>The table</h2><p>" + e(LEGEND.replace("**", "")) + "</p>",
-        "<div id='filters'><label>topic <select id='topic'><option value=''>all</option>"
-        + "".join(f"<option>{e(t)}</option>" for t in topics) + "</select></label>"
-        "<label>catalog verdict <select id='verdict'><option value=''>all</option>"
-        + "".join(f"<option>{e(v)}</option>" for v in verdicts) + "</select></label>"
-        "<label><input type='checkbox' id='changed'> only claims that changed</label>"
-        "<label>with a cell <select id='state'><option value=''>of any kind</option>"
-        + "".join(f"<option value='{k}'>{e(STATE_WORDS[k])} ({e(SYMBOL[k])})</option>" for k in UNMEASURED + ("broken",))
+        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{e(say(lang, 'page_title'))}</title><style>" + HTML_STYLE + "</style></head><body>",
+        both("h1", each("title")),
+        summary,
+        per_lang(flips),
+        both("h2", each("table")),
+        per_lang(lambda la: "<p>" + e(say(la, "legend").replace("**", "")) + "</p>"),
+        "<div id='filters'><label>" + both("span", each("f_topic")) + " <select id='topic'>"
+        + both("option", each("f_all"), " value=''")
+        + "".join(both("option", {la: text(la, "topic:" + t) if f"topic:{t}" in strings_table(la) else t for la in LANGS},
+                       f" value='{e(t)}'") for t in topics) + "</select></label>"
+        "<label>" + both("span", each("f_verdict")) + " <select id='verdict'>" + both("option", each("f_all"), " value=''")
+        + "".join(both("option", {la: v if la == "en" else text(la, v) for la in LANGS}, f" value='{e(v)}'")
+                  for v in verdicts) + "</select></label>"
+        "<label><input type='checkbox' id='changed'> " + both("span", each("f_changed")) + "</label>"
+        "<label>" + both("span", each("f_state")) + " <select id='state'>" + both("option", each("f_any"), " value=''")
+        + "".join(both("option", {la: f"{state_word(k, la)} ({SYMBOL[k]})" for la in LANGS}, f" value='{k}'")
+                  for k in UNMEASURED + ("broken",))
         + "</select></label>"
-        "<label>language <select id='lang'><option value='en'>English</option><option value='zh'>中文</option></select></label>"
+        "<label>" + both("span", each("f_lang")) + f" <select id='lang'><option value='en'{' selected' if lang == 'en' else ''}>"
+        f"English</option><option value='zh'{' selected' if lang == 'zh' else ''}>中文</option></select></label>"
         "<span id='count'></span></div>",
-        "<table><thead><tr><th>claim</th><th>verdict</th><th>history</th>"
-        + "".join(f"<th>{e(c)}</th>" for c in cols) + "</tr></thead><tbody id='rows'></tbody></table>",
+        "<div id='table'><table><thead><tr>" + both("th", each("col_claim")) + both("th", each("col_verdict"))
+        + both("th", each("col_history"))
+        + "".join(f"<th>{e(c)}</th>" for c in cols) + "</tr></thead><tbody id='rows'></tbody></table></div>",
     ]
     if data["notes"]:
-        parts.append("<h2>Notes</h2><ol>" + "".join(f"<li>{e(r)}</li>" for r in data["notes"]) + "</ol>")
+        parts.append(both("h2", each("notes")) + per_lang(
+            lambda la: "<ol>" + "".join(f"<li>{e(translate(la, r))}</li>" for r in data["notes"]) + "</ol>"))
     blob = json.dumps(payload, ensure_ascii=False).replace("</", "<\\/")
     parts.append(f"<script type='application/json' id='data'>{blob}</script><script>{HTML_SCRIPT}</script>")
     parts.append("</body></html>")
@@ -461,7 +517,7 @@ def compare(old: dict, new: dict) -> tuple[list[str], list[str], bool]:
             changes.append(f"{tag:>10}  {cid}: {before or 'absent'} on {old['torch']} -> {after} on {new['torch']}{why}")
         elif (before in MEASURED) != (after in MEASURED):
             side, missing = (new, entry) if before in MEASURED else (old, prior)
-            state = STATE_WORDS.get(missing.get("material"), missing.get("material"))
+            state = state_word(missing.get("material"))
             reason = missing.get("reason") or ("the claim is not in that report" if not missing else "no reason given")
             measured = before if before in MEASURED else after
             one_side.append(f"  {cid}: {measured} on {(old if before in MEASURED else new)['torch']}, "
@@ -506,6 +562,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compare", action="store_true",
                         help="compare two reports (OLD NEW): verdict changes, and claims measured in one only; "
                              "exit 1 if a verdict change is unexpected")
+    parser.add_argument("--lang", choices=LANGS, default=default_lang(),
+                        help="language of the page and the Markdown (default: the locale's)")
     args = parser.parse_args(argv)
     if args.compare:
         if len(args.reports) != 2:
@@ -547,16 +605,17 @@ def main(argv: list[str]) -> int:
         claims = {}
     reports = [rederive(r, claims) for r in reports]
     data = build(reports)
-    markdown = render_markdown(reports, data, claims)
+    markdown = render_markdown(reports, data, claims, args.lang)
     if targets is None:
         sys.stdout.write(markdown)
-        print("(nothing written: -o PATH writes PATH.md and PATH.html)", file=sys.stderr)
+        print(text(args.lang, "mx:nothing_written"), file=sys.stderr)
         return 0
-    page = render_html(reports, data, claims)
+    page = render_html(reports, data, claims, args.lang)
     md, html_path = targets
     write_whole(md, markdown)
     write_whole(html_path, page)
-    print(f"{len(data['rows'])} claims x {len(reports)} runs; {len(data['flips'])} flips; wrote {md} and {html_path}")
+    print(text(args.lang, "mx:wrote", rows=len(data["rows"]), runs=len(reports), flips=len(data["flips"]), md=md,
+               html=html_path))
     return 0
 
 

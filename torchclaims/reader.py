@@ -20,11 +20,11 @@ import json
 import pathlib
 import shutil
 import sys
-import textwrap
 import unicodedata
 
 from . import anchors, catalog, documents, finder, marks, matrix
 from .errors import Parser, UsageError
+from .strings import LANGS, default_lang, section, text, translate, wrap
 from .files import write_whole
 
 GENERATOR = "torchclaims read"
@@ -34,29 +34,7 @@ SEVERITY = ("wrong", "partly", "right", "other")   # a span several claims share
 MARGIN = {"wrong": "✗", "partly": "◐", "right": "✓", "other": "·"}
 MEASURED = ("right", "wrong", "partly")
 
-UI = {
-    "en": {"title": "The material, fact-checked", "legend": "Legend", "wrong": "wrong", "partly": "partly right",
-           "right": "right", "other": "not measured here", "topic": "topic", "all": "all", "verdict": "show",
-           "next": "next wrong statement", "lang": "language", "says": "The material says",
-           "truth": "What is true", "source": "Source", "history": "History across torch releases",
-           "run": "Run its specs", "close": "close", "catalog": "catalog verdict", "on": "on torch",
-           "missing": "Claims that could not be placed in this copy", "none_missing": "every anchored claim was placed",
-           "placed": "{n} claims marked in the text", "no_wrong": "no wrong statement shown",
-           "measured_on": "measured on torch {torch}", "no_measure": "no claims report: catalog verdicts",
-           "also": "This passage also claims (worst first)", "tools": "filters and language"},
-    "zh": {"title": "资料原文与事实核查", "legend": "图例", "wrong": "错误", "partly": "部分正确",
-           "right": "正确", "other": "此处未测", "topic": "主题", "all": "全部", "verdict": "显示",
-           "next": "下一处错误说法", "lang": "语言", "says": "资料的说法",
-           "truth": "实际情况", "source": "出处", "history": "各 torch 版本上的结论",
-           "run": "运行它的规格测试", "close": "关闭", "catalog": "目录中的结论", "on": "torch 版本",
-           "missing": "在此副本中无法定位的论断", "none_missing": "所有已锚定的论断都已定位",
-           "placed": "文中标出 {n} 条论断", "no_wrong": "没有显示中的错误说法",
-           "measured_on": "在 torch {torch} 上测得", "no_measure": "没有测试报告：使用目录中的结论",
-           "also": "这段文字涉及的其他论断（最严重的在前）", "tools": "筛选与语言"},
-}
-HISTORY_ZH = (("partly right", "部分正确"), ("holds", "成立"), ("wrong", "错误"), ("up to", "直到"),
-              ("since", "自"), ("from", "从"), (" to ", " 到 "), ("on every release measured", "在所有测过的版本上"),
-              ("on every release", "在所有版本上"), ("never measured", "从未测过"), ("of", "/"))
+UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: strings.py, the "read:" keys
 
 
 # ---------------------------------------------------------------- what the specs measured
@@ -69,10 +47,10 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
     else:
         folder = pathlib.Path(history) if history else DEFAULT_HISTORY
         if history and not folder.is_dir():
-            raise UsageError(f"{history}: no such folder of claims reports")
+            raise UsageError(text("en", "read:no_history_dir", path=history))
         paths = sorted(str(p) for p in folder.glob("*.json")) if folder.is_dir() else []
         if history and not paths:
-            raise UsageError(f"{history}: no claims report (*.json) in it")
+            raise UsageError(text("en", "read:no_history_json", path=history))
     if not paths:
         return {"torch": None, "versions": [], "claims": {}}
     reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
@@ -82,12 +60,13 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
     if torch:
         matches = [i for i, v in enumerate(versions) if v == torch or v.startswith(torch)]
         if not matches:
-            raise UsageError(f"--torch {torch}: not among the reports' releases ({', '.join(versions)})")
+            raise UsageError(text("en", "read:no_release", torch=torch, releases=", ".join(versions)))
         column = matches[-1]
     out = {}
     for row in data["rows"]:
         cells = [c["material"] for c in row["cells"]]
         out[row["id"]] = {"material": cells[column], "history": row["history"] if len(versions) > 1 else "",
+                          "history_zh": row["history_zh"] if len(versions) > 1 else "",
                           "cells": cells, "reason": row["cells"][column]["reason"]}
     return {"torch": versions[column], "versions": versions, "claims": out}
 
@@ -173,7 +152,6 @@ const phone = matchMedia('(max-width: 700px)');
 let lang = D.lang, current = null;
 const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const T = k => D.ui[lang][k];
-function hist(h){ if (lang !== 'zh' || !h) return h; let s = h; for (const [a, b] of D.history_zh) s = s.split(a).join(b); return s; }
 function passes(cid){
   const c = D.claims[cid]; if (!c) return false;
   const topic = $('topic').value;
@@ -207,13 +185,13 @@ function claimBody(cid){
   return `<h3>${esc(T('says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
     + `<h3>${esc(T('truth'))}</h3><p class="truth">${esc(c['truth_' + lang])}</p>`
     + `<h3>${esc(T('source'))}</h3><p class="source">${esc(c['source_' + lang])}</p>`
-    + (D.versions.length ? `<h3>${esc(T('history'))}</h3><p class="history">${esc(hist(c.history))}</p><p class="cells">${cells}</p>` : '')
+    + (D.versions.length ? `<h3>${esc(T('history'))}</h3><p class="history">${esc(c['history_' + lang])}</p><p class="cells">${cells}</p>` : '')
     + `<h3>${esc(T('run'))}</h3><p><code class="command">${esc(c.command)}</code></p>`;
 }
 function claimHead(cid){
   const c = D.claims[cid];
   return `<span class="sw ${c.kind}"></span><b><code>${esc(cid)}</code></b> — <span class="verdict">${esc(T(c.kind))}</span>`
-    + (D.torch ? ` (${esc(T('on'))} ${esc(D.torch)})` : '') + ` · ${esc(T('catalog'))}: ${esc(c.verdict)}`;
+    + (D.torch ? ` (${esc(T('on'))} ${esc(D.torch)})` : '') + ` · ${esc(T('catalog'))}: ${esc(c['verdict_' + lang])}`;
 }
 function show(m){
   for (const x of document.querySelectorAll('#doc mark.current')) x.classList.remove('current');
@@ -264,6 +242,7 @@ function nextWrong(){
 }
 function setTools(open){ $('head').classList.toggle('tools-open', open); $('tools').setAttribute('aria-expanded', String(open)); }
 function translate(){
+  for (const o of document.querySelectorAll('#topic option[data-en]')) o.textContent = o.dataset[lang];
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = T(el.dataset.t);
   for (const el of document.querySelectorAll('[data-ta]')) { el.setAttribute('aria-label', T(el.dataset.ta)); el.title = T(el.dataset.ta); }
@@ -298,8 +277,10 @@ def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) 
     sources = [s for s in c.source if document is None or s.startswith(document + " ")] or list(c.source)
     label = {lang: "; ".join(catalog.source_label(s, lang, with_file=True) for s in sources) for lang in ("en", "zh")}
     return {"topic": c.topic, "verdict": c.verdict, "kind": kind(measured, cid),
+            "verdict_en": c.verdict, "verdict_zh": text("zh", c.verdict),
             "says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,
-            "source_en": label["en"], "source_zh": label["zh"], "history": info.get("history", ""),
+            "source_en": label["en"], "source_zh": label["zh"], "history_en": info.get("history", ""),
+            "history_zh": info.get("history_zh", ""),
             "cells": info.get("cells", []), "command": f"pytest specs/ --claim {cid}"}
 
 
@@ -321,7 +302,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         else:
             body.append(e(piece))
     documents = sorted({p.anchor.document for p in placed.placed})
-    payload = {"lang": lang, "ui": UI, "history_zh": HISTORY_ZH, "torch": measured["torch"],
+    payload = {"lang": lang, "ui": UI, "torch": measured["torch"],
                "versions": measured["versions"], "placed": len(ids),
                "claims": {cid: claim_payload(cid, claims, measured, documents[0] if len(documents) == 1 else None)
                           for cid in ids}}
@@ -329,7 +310,7 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
     topics = sorted({claims[cid].topic for cid in ids})
     legend = "".join(f"<label><input type='checkbox' id='show-{k}' checked><span class='sw {k}'></span>"
                      f"<span data-t='{k}'>{k}</span> ({counts[k]})</label>" for k in SEVERITY)
-    missing = "".join(f"<li>{e(line)}</li>" for line in placed.lines())
+    missing = "".join(f"<li>{e(line)}</li>" for line in missing_lines(placed, lang))
     blob = json.dumps(payload, ensure_ascii=False).replace("</", "<\\/")
     return "\n".join([
         "<!doctype html>", f"<html lang='{lang}'><head><meta charset='utf-8'>",
@@ -342,7 +323,8 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
         "<div class='bar' id='bar'><span id='placed'></span><span id='measured'></span>",
         f"<span><b data-t='legend'></b>: {legend}</span>",
         "<label><span data-t='topic'></span> <select id='topic'><option value='' data-t='all'></option>"
-        + "".join(f"<option>{e(t)}</option>" for t in topics) + "</select></label>",
+        + "".join(f"<option value='{e(t)}' data-en='{e(text('en', 'topic:' + t))}' data-zh='{e(text('zh', 'topic:' + t))}'>"
+                  f"{e(text(lang, 'topic:' + t))}</option>" for t in topics) + "</select></label>",
         "<label><span data-t='lang'></span> <select id='lang'><option value='en'>English</option>"
         "<option value='zh'>中文</option></select></label></div></header>",
         f"<main><div id='doc'>{''.join(body)}</div>",
@@ -356,12 +338,11 @@ def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, mea
 
 # ---------------------------------------------------------------- the terminal
 
-def history_text(history: str, lang: str) -> str:
-    """matrix.history()'s sentence, in Chinese when asked (the page's script does the same)."""
-    if lang == "zh":
-        for en, zh in HISTORY_ZH:
-            history = history.replace(en, zh)
-    return history
+def missing_lines(placed: anchors.Placed, lang: str) -> list[str]:
+    """One line per anchor not placed: its claim, its section and why, in ``lang``."""
+    return [text(lang, "read:missing_line", claim=a.claim, why=translate(lang, why),
+                 where=text(lang, "read:section", section=a.section) if a.section else "")
+            for a, why in placed.missing]
 
 
 def width_of(s: str) -> int:
@@ -391,7 +372,9 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
     number = {cid: n for n, cid in enumerate(dict.fromkeys(cid for _, _, cid in spans), 1)}
     ui = UI[lang]
     body_width = max(20, width - 8)
-    out = [f"{ui['title']}  ({ui['measured_on'].format(torch=measured['torch']) if measured['torch'] else ui['no_measure']})",
+    said = ui['measured_on'].format(torch=measured['torch']) if measured['torch'] else ui['no_measure']
+    colon = "：" if lang == "zh" else ": "
+    out = [f"{ui['title']}  " + (f"（{said}）" if lang == "zh" else f"({said})"),
            "  " + "  ".join(f"{MARGIN[k]} {ui[k]}" for k in SEVERITY), ""]
     heads = {start for _, start, _ in anchors.sections(text)}
     for start, end in wrap_cells(text, body_width):
@@ -411,18 +394,17 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
                 c = claims[cid]
                 info = measured["claims"].get(cid, {})
                 verdict = ui[kind(measured, cid)]
-                head = f"  [{number[cid]}] {MARGIN[kind(measured, cid)]} {cid}: {verdict}"
-                if info.get("history"):
-                    head += f"; {history_text(info['history'], lang)}"
-                out += [f"{'':<7}│{head[a:b]}" for a, b in wrap_cells(head, body_width)]
-                truth = f"{ui['truth']}: {c.text('truth', lang)}"
-                lines = (textwrap.wrap(truth, body_width - 6) if width_of(truth) == len(truth)
-                         else [truth[a:b] for a, b in wrap_cells(truth, body_width - 6)])
-                for line in lines:
+                head = f"  [{number[cid]}] {MARGIN[kind(measured, cid)]} {cid}{colon}{verdict}"
+                said = info.get("history" if lang == "en" else "history_" + lang)
+                if said:
+                    head += ("; " if lang == "en" else "；") + said
+                out += [f"{'':<7}│{line}" for line in wrap(head, body_width, "      ")]
+                truth = f"{ui['truth']}{colon}{c.text('truth', lang)}"
+                for line in wrap(truth, body_width - 6):
                     out.append(f"{'':<7}│      {line}")
-                out.append(f"{'':<7}│      {ui['run']}: pytest specs/ --claim {cid}")
+                out.append(f"{'':<7}│      {ui['run']}{colon}pytest specs/ --claim {cid}")
     if placed.missing:
-        out += ["", ui["missing"] + ":"] + placed.lines()
+        out += ["", ui["missing"] + ("：" if lang == "zh" else ":")] + missing_lines(placed, lang)
     return "\n".join(out) + "\n"
 
 
@@ -492,14 +474,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--all", action="store_true", help="also the finder's low-confidence marks and mere mentions")
     parser.add_argument("--no-anchors", action="store_true",
                         help="one of the four documents marked by the finder alone, its anchors set aside")
-    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of what the project wrote")
+    parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
+                        help="language of what the project wrote (default: the locale's)")
     parser.add_argument("--width", type=int, help="--text: line width (default the terminal's)")
     args = parser.parse_args(argv)
     fmt = "text" if args.text else args.format or "html"
     if args.text and args.format not in (None, "text"):
         raise UsageError(f"--text and --format {args.format}: choose one")
     if args.torch and args.report:
-        raise UsageError("--torch chooses a release of --history; a --report has one release")
+        raise UsageError(text("en", "read:torch_report"))
     if fmt == "text" and args.output:
         raise UsageError("-o is for the page or the JSON; --text prints to the terminal")
     doc = documents.load(args.document)
@@ -545,8 +528,9 @@ def main(argv: list[str]) -> int:
     folder, name = _output(args.output, fmt, doc.name)
     out = write_page(folder, name, page)
     if anchored:
-        print(f"{len({p.anchor.claim for p in placed.placed})} claims placed, {len(placed.missing)} not placed; wrote {out}")
-        for line in placed.lines():
+        print(text(args.lang, "read:wrote", placed=len({p.anchor.claim for p in placed.placed}),
+                   missing=len(placed.missing), path=out))
+        for line in missing_lines(placed, args.lang):
             print("  " + line)
     else:
         hidden = len(result.marks) - len(result.shown(args.all))
