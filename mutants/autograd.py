@@ -535,3 +535,192 @@ def checkpoint_saves_everything():
         return function(*args, **kwargs)
 
     ckpt.checkpoint = checkpoint
+
+
+# --- the edges of grad modes, hooks and zero_grad: each fault keeps the common path intact ------
+
+
+@fault("autograd.no-grad-stops-recording")
+def no_grad_exit_turns_grad_on():
+    """Leaving a torch.no_grad() block switches grad mode on instead of back to the mode it found: a no_grad
+    block nested in another ends the outer one early (a single block behaves)."""
+    def exit_on(self, *exc):
+        torch._C._set_grad_enabled(True)
+
+    torch.no_grad.__exit__ = exit_on
+
+
+@fault("autograd.no-grad-stops-recording")
+def no_grad_decorator_shares_one_context():
+    """@torch.no_grad() enters one shared context object on every call, not a fresh one: a decorated function
+    that calls itself overwrites the saved mode, and its outermost call leaves grad mode off for the caller."""
+    def decorate(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return wrapper
+
+    torch.no_grad.__call__ = decorate
+
+
+@fault("autograd.no-grad-stops-recording")
+def no_grad_decorator_ignores_generators():
+    """@torch.no_grad() wraps a generator function like a plain one: grad mode is off only while the generator
+    object is made, and every step of its body runs with grad mode on."""
+    def decorate(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    torch.no_grad.__call__ = decorate
+
+
+@fault("autograd.no-grad-stops-recording")
+def inference_mode_false_ignored():
+    """torch.inference_mode(False) turns inference mode on like inference_mode(): a block meant to make normal
+    tensors inside an inference region makes inference tensors too."""
+    original = torch.inference_mode.__init__
+
+    def init(self, mode=True):
+        original(self, True)
+
+    torch.inference_mode.__init__ = init
+
+
+@fault("autograd.set-grad-enabled-default")
+def enable_grad_decorator_noop():
+    """@torch.enable_grad() returns the function undecorated: called inside no_grad it records nothing
+    (the with-statement form still works)."""
+    torch.enable_grad.__call__ = lambda self, func: func
+
+
+@fault("autograd.set-grad-enabled-default")
+def set_grad_enabled_block_cannot_reenable():
+    """A with torch.set_grad_enabled(True) block inside no_grad keeps grad mode off: the block form only ever
+    narrows the mode (the call form, and every block outside no_grad, behave)."""
+    def enter(self):
+        torch._C._set_grad_enabled(self.mode and self.prev)
+
+    torch.set_grad_enabled.__enter__ = enter
+
+
+@fault("autograd.full-backward-hook")
+def full_backward_hook_needs_input_grad():
+    """A full backward hook is skipped when no input of its module requires grad (grad_input all None): it
+    never fires for the first layer of a network fed plain data."""
+    original = torch.nn.Module.register_full_backward_hook
+
+    def register(self, hook, prepend=False):
+        def only_with_input_grad(module, grad_input, grad_output):
+            if any(g is not None for g in grad_input):
+                return hook(module, grad_input, grad_output)
+            return None
+        return original(self, only_with_input_grad, prepend=prepend)
+
+    torch.nn.Module.register_full_backward_hook = register
+
+
+@fault("autograd.full-backward-hook")
+def full_backward_hook_once_per_backward():
+    """A full backward hook fires at most once per backward pass: of a module called twice in one forward
+    (shared weights, a recurrent cell) it reports one use only."""
+    original = torch.nn.Module.register_full_backward_hook
+
+    def register(self, hook, prepend=False):
+        fired = set()
+
+        def once(module, grad_input, grad_output):
+            task = torch._C._current_graph_task_id()
+            if task in fired:
+                return None
+            fired.add(task)
+            return hook(module, grad_input, grad_output)
+        return original(self, once, prepend=prepend)
+
+    torch.nn.Module.register_full_backward_hook = register
+
+
+@fault("autograd.full-backward-hook")
+def full_backward_hook_result_ignored():
+    """What a full backward hook returns is dropped: a hook returning a new grad_input changes nothing."""
+    original = torch.nn.Module.register_full_backward_hook
+
+    def register(self, hook, prepend=False):
+        def observe(module, grad_input, grad_output):
+            hook(module, grad_input, grad_output)
+        return original(self, observe, prepend=prepend)
+
+    torch.nn.Module.register_full_backward_hook = register
+
+
+@fault("autograd.no-grad-silences-hooks")
+def tensor_hook_result_ignored():
+    """What a tensor hook (Tensor.register_hook) returns is dropped: it fires, but cannot change the gradient."""
+    original = torch.Tensor.register_hook
+
+    def register_hook(self, hook):
+        def observe(grad):
+            hook(grad)
+        return original(self, observe)
+
+    torch.Tensor.register_hook = register_hook
+
+
+@fault("autograd.no-grad-silences-hooks")
+def forward_pre_hook_result_ignored_under_no_grad():
+    """Under no_grad a forward-pre hook fires but what it returns is dropped: forward() gets the original input
+    (no_grad silencing hooks half way; with grad mode on the returned input is used)."""
+    original = torch.nn.Module.register_forward_pre_hook
+
+    def register(self, hook, *, prepend=False, with_kwargs=False):
+        def pre_hook(*args):
+            result = hook(*args)
+            return result if torch.is_grad_enabled() else None
+        return original(self, pre_hook, prepend=prepend, with_kwargs=with_kwargs)
+
+    torch.nn.Module.register_forward_pre_hook = register
+
+
+@fault("autograd.grad-accumulates")
+def zero_grad_to_zeros_fills_missing_grads():
+    """Optimizer.zero_grad(set_to_none=False) also gives a zero .grad to a parameter that never had a gradient
+    (a frozen or unused head), as if zeroing meant allocating."""
+    original = torch.optim.Optimizer.zero_grad
+
+    def zero_grad(self, set_to_none=True):
+        original(self, set_to_none)
+        if not set_to_none:
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        p.grad = torch.zeros_like(p)
+
+    torch.optim.Optimizer.zero_grad = zero_grad
+
+
+@fault("autograd.grad-accumulates")
+def zero_grad_to_zeros_replaces_tensors():
+    """Optimizer.zero_grad(set_to_none=False) replaces each existing .grad by a new zero tensor instead of zeroing
+    it in place: the values are right, but a reference to the old .grad keeps the stale gradient."""
+    original = torch.optim.Optimizer.zero_grad
+
+    def zero_grad(self, set_to_none=True):
+        if set_to_none:
+            return original(self, set_to_none)
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad = torch.zeros_like(p)
+
+    torch.optim.Optimizer.zero_grad = zero_grad
+
+
+@fault("autograd.zero-grad-sets-none")
+def module_zero_grad_fills_zeros():
+    """nn.Module.zero_grad() defaults to set_to_none=False (torch 1.x): model.zero_grad() leaves zero tensors,
+    while Optimizer.zero_grad() keeps the 2.x default."""
+    original = torch.nn.Module.zero_grad
+    torch.nn.Module.zero_grad = lambda self, set_to_none=False: original(self, set_to_none)

@@ -847,3 +847,17 @@ def bn_cumulative_average_off_by_one():
         return after
 
     _bn_forward_patch(patch)
+
+
+@fault("modules.forward-hook-captures-feature-map")
+def forward_hook_result_ignored():
+    """What a forward hook returns is dropped: a hook returning a replacement output leaves the module's output
+    as it was (capturing hooks, which return None, behave)."""
+    original = nn.Module.register_forward_hook
+
+    def register(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        def observe(*args):
+            hook(*args)
+        return original(self, observe, prepend=prepend, with_kwargs=with_kwargs, always_call=always_call)
+
+    nn.Module.register_forward_hook = register

@@ -113,6 +113,66 @@ def test_full_backward_hook_sees_input_and_output_gradients():
                                msg="dL/d(in) = grad_out @ W")
 
 
+@pytest.mark.claim("autograd.full-backward-hook")
+def test_full_backward_hook_fires_for_a_first_layer_with_grad_input_none():
+    """Material: a full backward hook captures a module's input and output gradients.
+    True: on a first layer (its input needs no grad) it still fires, with grad_input (None,)."""
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 2).double()
+    seen = []
+    handle = lin.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go)))
+    images = torch.randn(4, 3, dtype=torch.float64)     # raw data: requires_grad=False
+    try:
+        with warnings.catch_warnings():                  # recent torch says it fires from the output side
+            warnings.filterwarnings("ignore", message="Full backward hook is firing", category=UserWarning)
+            lin(images).sum().backward()
+    finally:
+        handle.remove()
+    assert len(seen) == 1, f"backward hook of a first layer called {len(seen)} times, expected 1"
+    grad_input, grad_output = seen[0]
+    assert grad_input == (None,), f"grad_input={grad_input}, expected (None,) for an input without grad"
+    torch.testing.assert_close(grad_output[0], torch.ones(4, 2, dtype=torch.float64), msg="dL/d(out) of the first layer")
+    assert lin.weight.grad is not None, "the first layer's weight got no gradient"
+
+
+@pytest.mark.claim("autograd.full-backward-hook")
+def test_full_backward_hook_fires_once_per_call_of_a_reused_module():
+    """Material: the hook receives the module's input and output gradients on backward.
+    True: a module called twice in one forward gets one hook call per use, last use first."""
+    torch.manual_seed(0)
+    lin = nn.Linear(2, 2).double()
+    seen = []
+    handle = lin.register_full_backward_hook(lambda m, gi, go: seen.append(go[0].clone()))
+    x = torch.randn(1, 2, dtype=torch.float64, requires_grad=True)
+    try:
+        (lin(lin(x)) * 3).sum().backward()
+    finally:
+        handle.remove()
+    assert len(seen) == 2, f"hook called {len(seen)} times for a module used twice in one forward, expected 2"
+    outer = torch.full((1, 2), 3.0, dtype=torch.float64)
+    torch.testing.assert_close(seen[0], outer, msg="grad_output of the second (outer) use")
+    torch.testing.assert_close(seen[1], outer @ lin.weight.detach(), msg="grad_output of the first (inner) use")
+
+
+@pytest.mark.claim("autograd.full-backward-hook")
+def test_full_backward_hook_returning_a_tuple_replaces_grad_input():
+    """Material: the hook captures grad_input and grad_output.
+    True: returning None only observes; returning a tuple replaces the input's gradient, not the weight's."""
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 2).double()
+    x = torch.randn(1, 3, dtype=torch.float64, requires_grad=True)
+    lin(x).sum().backward()
+    plain_x, plain_w = x.grad.clone(), lin.weight.grad.clone()
+    x.grad, lin.weight.grad = None, None
+    handle = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+    try:
+        lin(x).sum().backward()
+    finally:
+        handle.remove()
+    torch.testing.assert_close(x.grad, plain_x * 10, msg="x.grad with a hook returning (grad_input[0] * 10,)")
+    torch.testing.assert_close(lin.weight.grad, plain_w, msg="weight.grad is not the hook's to change")
+
+
 def _hooked_linear_registered_under_no_grad():
     lin = nn.Linear(2, 2)
     calls = []
@@ -136,6 +196,35 @@ def test_hooks_fire_under_and_after_no_grad():
     calls.clear()
     lin(x).sum().backward()
     assert calls == ["forward-pre", "forward", "backward", "tensor"], f"hooks with grad enabled: {calls}"
+
+
+@pytest.mark.claim("autograd.no-grad-silences-hooks")
+def test_tensor_hook_registered_under_no_grad_rewrites_the_later_gradient():
+    """Material: a hook registered inside a no_grad block never fires.
+    True: it fires at the next backward, and the gradient it returns is the one that reaches .grad."""
+    w = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        handle = w.register_hook(lambda g: g * 10)
+    try:
+        (w * 3).sum().backward()
+    finally:
+        handle.remove()
+    torch.testing.assert_close(w.grad, torch.full((2,), 30.0), msg="w.grad with a hook returning grad * 10")
+
+
+@pytest.mark.claim("autograd.no-grad-silences-hooks")
+def test_forward_pre_hook_under_no_grad_replaces_the_input():
+    """Material: no_grad disables every hook.
+    True: under no_grad a forward-pre hook fires and the input it returns is what forward() receives."""
+    lin = nn.Linear(2, 2)
+    handle = lin.register_forward_pre_hook(lambda m, args: (args[0] * 0,))
+    try:
+        with torch.no_grad():
+            out = lin(torch.ones(1, 2))
+    finally:
+        handle.remove()
+    torch.testing.assert_close(out, lin.bias.detach().unsqueeze(0),
+                               msg="lin(x) with a pre-hook returning (x * 0,): only the bias should be left")
 
 
 @pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)

@@ -124,6 +124,25 @@ def test_grad_accumulates_across_backward_calls():
     torch.testing.assert_close(x.grad, torch.tensor([3.0, 3.0]), msg="x.grad after clearing and one backward")
 
 
+@pytest.mark.claim("autograd.grad-accumulates")
+def test_zero_grad_to_zeros_clears_in_place_and_leaves_a_missing_grad_missing():
+    """Material: after zero_grad() the next backward's gradient no longer adds to the old one.
+    True: zero_grad(set_to_none=False) zeroes each .grad in place and gives none to a parameter without one."""
+    used, unused = nn.Parameter(torch.ones(2)), nn.Parameter(torch.ones(2))   # unused: a head this loss skips
+    optimizer = torch.optim.SGD([used, unused], lr=0.1)
+    optimizer.zero_grad(set_to_none=False)                                    # before any backward: nothing to clear
+    (used * 3).sum().backward()
+    grad = used.grad
+    for call in (1, 2):
+        optimizer.zero_grad(set_to_none=False)
+        assert used.grad is grad and torch.count_nonzero(grad) == 0, (
+            f"call {call}: used.grad after zero_grad(set_to_none=False) is {used.grad} (same tensor: "
+            f"{used.grad is grad}), expected the same tensor, zeroed")
+        assert unused.grad is None, f"call {call}: unused.grad = {unused.grad}, expected None (it never had one)"
+    (used * 5).sum().backward()
+    torch.testing.assert_close(used.grad, torch.full((2,), 5.0), msg="used.grad after zero_grad(False) and one backward")
+
+
 def _model_and_batch():
     torch.manual_seed(0)
     return nn.Linear(3, 1), torch.randn(4, 3), torch.randn(4, 1)

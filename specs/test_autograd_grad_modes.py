@@ -100,6 +100,127 @@ def test_grad_mode_default_and_switches():
     assert torch.is_grad_enabled(), "grad mode not restored after the context managers"
 
 
+# --- the edges of the grad modes: nesting, re-entry, decorators, generators ---------------------
+
+
+@pytest.mark.claim("autograd.no-grad-stops-recording")
+def test_nested_no_grad_blocks_give_back_the_mode_they_found():
+    """Material: inside no_grad operations record no grad_fn.
+    True: also when blocks nest: each one on exit restores the mode it found, not 'on'."""
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        with torch.no_grad():
+            pass
+        after_inner = x * 2                   # still inside the outer no_grad
+        with torch.enable_grad():
+            with torch.no_grad():
+                innermost = x * 2
+            back_on = x * 2                   # inside enable_grad again
+        back_off = x * 2                      # inside the outer no_grad again
+    recorded = {"after the inner no_grad": after_inner.requires_grad, "innermost": innermost.requires_grad,
+                "back in enable_grad": back_on.requires_grad, "back in the outer no_grad": back_off.requires_grad}
+    assert recorded == {"after the inner no_grad": False, "innermost": False,
+                        "back in enable_grad": True, "back in the outer no_grad": False}, (
+        f"requires_grad of x * 2 = {recorded} [no_grad > (no_grad), enable_grad > no_grad]")
+    assert torch.is_grad_enabled(), "grad mode is off after the nested blocks"
+
+
+@pytest.mark.claim("autograd.no-grad-stops-recording")
+def test_no_grad_decorated_function_reentered_restores_the_callers_mode():
+    """Material: operations under torch.no_grad() record no graph.
+    True: also for a decorated function that calls itself; the caller records again after each call."""
+    x = torch.ones(4, requires_grad=True)
+
+    @torch.no_grad()
+    def predict(t):                           # halves the batch until one element is left
+        if t.numel() == 1:
+            return t * 2
+        half = t.numel() // 2
+        return torch.cat([predict(t[:half]), predict(t[half:])])
+
+    for call in (1, 2):
+        out = predict(x)
+        assert not out.requires_grad, f"call {call}: the @torch.no_grad() function's output requires grad"
+        assert torch.is_grad_enabled() and (x * 2).requires_grad, (
+            f"call {call}: grad mode {torch.is_grad_enabled()} after a re-entrant @torch.no_grad() call, "
+            "but the caller's mode (on) should be back")
+
+
+@pytest.mark.claim("autograd.no-grad-stops-recording")
+def test_no_grad_decorated_generator_records_nothing_while_the_caller_does():
+    """Material: operations inside torch.no_grad() record no grad_fn.
+    True: a decorated generator runs each step without grad; between steps the caller records."""
+    x = torch.ones(2, requires_grad=True)
+
+    @torch.no_grad()
+    def doubled(t, steps):
+        for _ in range(steps):
+            yield t * 2, torch.is_grad_enabled()
+
+    seen = [(out.requires_grad, mode, (x * 3).requires_grad) for out, mode in doubled(x, 2)]
+    assert seen == [(False, False, True)] * 2, (
+        f"(output requires grad, grad mode inside, caller's x * 3 requires grad) per step = {seen}, "
+        "expected (False, False, True) [@torch.no_grad() on a generator]")
+
+
+@pytest.mark.claim("autograd.no-grad-stops-recording")
+def test_inference_mode_false_inside_inference_mode_records_normal_tensors():
+    """Material: run inference under a grad-free mode.
+    True: inference_mode() defaults to on; inference_mode(False) nested inside gives normal, recorded tensors."""
+    w = torch.ones(3, requires_grad=True)
+
+    @torch.inference_mode()
+    def infer(t):
+        with torch.inference_mode(False):
+            normal = t * 2
+        return normal, t * 2
+
+    normal, inferred = infer(w)
+    assert inferred.is_inference() and not inferred.requires_grad, "@torch.inference_mode() output is not inference"
+    assert not normal.is_inference() and normal.requires_grad, (
+        f"inference_mode(False) output: is_inference={normal.is_inference()}, requires_grad={normal.requires_grad}; "
+        "expected a normal tensor with a graph")
+    (normal * w).sum().backward()
+    torch.testing.assert_close(w.grad, torch.full((3,), 4.0), msg="grad of (2w * w).sum() through inference_mode(False)")
+
+
+@pytest.mark.claim("autograd.set-grad-enabled-default")
+def test_enable_grad_decorated_function_records_under_no_grad_on_every_call():
+    """Material: grad mode is on by default and off inside no_grad.
+    True: an @torch.enable_grad() function records inside no_grad, on each call, and leaves no_grad on."""
+    x = torch.ones(2, requires_grad=True)
+
+    @torch.enable_grad()
+    def penalty(t):
+        return (t ** 2).sum()
+
+    with torch.no_grad():
+        recorded = [penalty(x).requires_grad for _ in range(2)]
+        after = (x * 2).requires_grad
+    assert recorded == [True, True], f"@torch.enable_grad() output requires_grad per call under no_grad = {recorded}"
+    assert not after, "no_grad stopped holding after an @torch.enable_grad() call"
+
+
+@pytest.mark.claim("autograd.set-grad-enabled-default")
+def test_set_grad_enabled_true_inside_no_grad_records_and_the_call_form_switches_at_once():
+    """Material: set_grad_enabled(True) is the default state; no_grad turns autograd off.
+    True: with set_grad_enabled(True) records inside no_grad; called as a function it switches at once."""
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        with torch.set_grad_enabled(True):
+            on = x * 2
+        off = x * 2
+    torch.set_grad_enabled(False)
+    try:
+        called_off = x * 2
+    finally:
+        torch.set_grad_enabled(True)
+    got = {"with set_grad_enabled(True) in no_grad": on.requires_grad, "after it": off.requires_grad,
+           "after set_grad_enabled(False)": called_off.requires_grad}
+    assert got == {"with set_grad_enabled(True) in no_grad": True, "after it": False,
+                   "after set_grad_enabled(False)": False}, f"requires_grad of x * 2: {got}"
+
+
 def _saved_bytes_per_inference(model, x, steps):
     """Saved bytes and weakrefs to each step's output while running inference WITHOUT no_grad."""
     per_step, outputs = [], []

@@ -225,6 +225,23 @@ def test_hook_returning_none_leaves_output_and_remove_detaches():
 
 
 @pytest.mark.claim("modules.forward-hook-captures-feature-map")
+def test_forward_hook_returning_a_tensor_replaces_the_output():
+    """Material: the hook stores output.detach().cpu() and the model's output stays as it is.
+    True: only because it returns None; a hook that returns a tensor replaces the layer's output."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 3), nn.ReLU())
+    x = torch.randn(2, 3)
+    handle = model[0].register_forward_hook(lambda m, i, o: o.abs())
+    try:
+        with torch.no_grad():
+            out = model(x)
+            expected = model[0].forward(x).abs()      # forward() itself runs no hooks
+    finally:
+        handle.remove()
+    torch.testing.assert_close(out, expected, msg="model(x) with a hook on model[0] returning output.abs()")
+
+
+@pytest.mark.claim("modules.forward-hook-captures-feature-map")
 def test_feature_map_of_small_cnn_captured(ref):
     """The material's SmallCNN: the last conv's map is (N, 64, 16, 16) before pooling."""
     model = ref.models.SmallCNN().eval()
