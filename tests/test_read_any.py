@@ -1,0 +1,157 @@
+"""``read`` on any document and ``lint`` over tutorials: the JSON contract, the page, the compiler
+lines, SARIF and the exit statuses. The cues are the tests' own (catalog.load is patched), so
+these tests see the commands, not the catalog's cue data."""
+import dataclasses
+import json
+
+import pytest
+
+from torchclaims import catalog, cli, finder
+
+Cues = catalog.Cues
+CUES = {
+    "autograd.detach-shares-storage": Cues(("detach",), (("共享", "share*", "!深拷贝", "!copies"),)),    # confirmed
+    "data.num-workers-not-more-better": Cues(("num_workers",), (("越大越好", "the more the better"),), negated=True),
+}
+POST = ("# 一篇博客\n\n"
+        "detach() 返回的张量与原张量共享内存。\n\n"      # asserts a right claim: right
+        "num_workers 越大越好。\n\n"                     # denies a right claim: wrong
+        "```python\ny = x.detach()  # 这是一次深拷贝\n```\n"   # denies a right claim: wrong
+        "Is num_workers the more the better?\n")           # a question: a mention, hidden by default
+
+
+@pytest.fixture
+def cued(monkeypatch):
+    real = catalog.load()
+    patched = {cid: dataclasses.replace(c, find=CUES.get(cid)) for cid, c in real.items()}
+    monkeypatch.setattr(catalog, "load", lambda *a, **k: patched)
+    return patched
+
+
+def run_json(capsys, *argv):
+    assert cli.main(["read", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_contract_offsets_index_the_file_text(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: one object with document, chars, torch and marks; each
+    mark's start/end index the text exactly as Path.read_text(encoding='utf-8') returns it."""
+    path = tmp_path / "post.md"
+    path.write_text(POST, encoding="utf-8")
+    data = run_json(capsys, str(path))
+    assert set(data) == {"document", "chars", "torch", "marks"} and data["chars"] == len(POST)
+    text = path.read_text(encoding="utf-8")
+    got = [(m["claim"], m["stance"], m["verdict"], m["how"], text[m["start"]:m["end"]]) for m in data["marks"]]
+    assert got == [
+        ("autograd.detach-shares-storage", "asserts", "right", "found", "detach() 返回的张量与原张量共享内存。"),
+        ("data.num-workers-not-more-better", "denies", "wrong", "found", "num_workers 越大越好。"),
+        ("autograd.detach-shares-storage", "denies", "wrong", "found", "y = x.detach()  # 这是一次深拷贝"),
+    ]
+    for m in data["marks"]:
+        assert set(m) == {"claim", "start", "end", "stance", "confidence", "how", "verdict"}
+        assert finder.SHOWN <= m["confidence"] <= 1
+
+
+def test_all_adds_the_hidden_marks(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: --all adds mentions and low-confidence marks; the default holds none."""
+    path = tmp_path / "post.md"
+    path.write_text(POST, encoding="utf-8")
+    default, everything = run_json(capsys, str(path)), run_json(capsys, str(path), "--all")
+    extra = [m for m in everything["marks"] if m not in default["marks"]]
+    assert extra and all(m["stance"] == "mentions" or m["confidence"] < finder.SHOWN for m in extra)
+    assert all(m["stance"] != "mentions" for m in default["marks"])
+
+
+def test_a_gbk_copy_is_read_with_a_note_and_carries_its_text(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: a GBK file is decoded (one note on stderr) and the JSON carries the text."""
+    path = tmp_path / "post.txt"
+    path.write_bytes(POST.encode("gbk"))
+    assert cli.main(["read", str(path), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert "GBK" in out.err and data["text"] == POST and len(data["marks"]) == 3
+
+
+def test_a_notebook_and_a_web_page_carry_their_extracted_text(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: for .ipynb and .html the offsets index the JSON's own text."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None, "outputs": [],
+         "source": "y = x.detach()  # 与 x 共享内存"}]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    (tmp_path / "p.html").write_text("<p>num_workers 越大越好。</p><script>var s = 'detach() 共享';</script>",
+                                     encoding="utf-8")
+    for name, claim in (("nb.ipynb", "autograd.detach-shares-storage"), ("p.html", "data.num-workers-not-more-better")):
+        data = run_json(capsys, str(tmp_path / name))
+        assert [m["claim"] for m in data["marks"]] == [claim]
+        m = data["marks"][0]
+        assert data["text"][m["start"]:m["end"]].strip()
+
+
+def test_the_page_escapes_a_documents_markup(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: a document's <script> is shown as text, never run."""
+    path = tmp_path / "post.md"
+    path.write_text(POST + "\n<script>alert('boom')</script>\n<img src=x onerror=alert(1)>\n", encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert cli.main(["read", str(path), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(&#x27;boom&#x27;)&lt;/script&gt;" in page and "<img src=x" not in page
+    assert "3 statements found" in capsys.readouterr().out
+
+
+def test_o_names_the_page_file(tmp_path, cued):
+    """Material: none (tooling).  True: -o FILE.html writes that file (not a folder of that name)."""
+    path = tmp_path / "post.md"
+    path.write_text(POST, encoding="utf-8")
+    assert cli.main(["read", str(path), "-o", str(tmp_path / "mine.html")]) == 0
+    assert (tmp_path / "mine.html").is_file()
+
+
+def test_lint_lines_and_exit_status(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: one compiler line per mark, path:line:col; exit 1 when a
+    statement is wrong on the chosen torch, 0 when none is."""
+    bad = tmp_path / "docs" / "bad.md"
+    bad.parent.mkdir()
+    bad.write_text(POST, encoding="utf-8")
+    good = tmp_path / "good.md"
+    good.write_text("detach() 返回的张量与原张量共享内存。\n", encoding="utf-8")
+    assert cli.main(["lint", str(tmp_path / "docs")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith(f"{bad}:5:1: data.num-workers-not-more-better: wrong on torch ")
+    assert len(lines) == 3
+    assert cli.main(["lint", str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"{good}:1:1: autograd.detach-shares-storage: right on torch ")
+
+
+def test_lint_sarif(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: --format sarif is SARIF 2.1.0 with one result per mark,
+    an error for a wrong statement, and its region."""
+    path = tmp_path / "bad.md"
+    path.write_text(POST, encoding="utf-8")
+    assert cli.main(["lint", str(path), "--format", "sarif"]) == 1
+    sarif = json.loads(capsys.readouterr().out)
+    assert sarif["version"] == "2.1.0"
+    results = sarif["runs"][0]["results"]
+    assert [r["level"] for r in results] == ["note", "error", "error"]
+    assert results[1]["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
+    assert {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]} == set(CUES)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["lint", "NOPE"], "no such file or folder"),
+    (["lint", "PDF"], "is not a document this tool reads"),
+    (["lint", "EMPTYDIR"], "no document"),
+    (["lint", "EMPTY"], "is empty"),
+    (["lint", "DOC", "--min-confidence", "3"], "from 0 to 1"),
+    (["read", "DOC", "--format", "json", "-o", "PAGE"], "for --format json"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, cued, argv, fragment):
+    """Material: none (tooling).  True: one line on stderr and exit status 2, never a traceback."""
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "e.md").write_bytes(b"")
+    (tmp_path / "d.md").write_text(POST, encoding="utf-8")
+    names = {"NOPE": tmp_path / "nope", "PDF": tmp_path / "a.pdf", "EMPTYDIR": tmp_path / "empty",
+             "EMPTY": tmp_path / "e.md", "DOC": tmp_path / "d.md", "PAGE": tmp_path / "p.html"}
+    assert cli.main([str(names.get(a, a)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1, err
