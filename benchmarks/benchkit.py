@@ -3,7 +3,7 @@
 Rounds follow torch.utils.benchmark and PyTorch's benchmarks/dynamo: each round is one
 ``torch.utils.benchmark.Timer.timeit(number)`` (per-call seconds), the sides of a
 comparison alternate in rotating order, and the raw per-round values go to the report,
-which computes medians, intervals and spreads from them (``torchclaims.bench_report``).
+which computes medians, intervals and spreads from them (``torchclaims.bench``).
 
 ``TORCHCLAIMS_BENCH_ROUNDS`` sets the rounds (default 21: a 95% interval of the median
 between the 6th and 16th values); ``TORCHCLAIMS_BENCH_SMOKE=1`` runs 6 rounds and reduced
@@ -67,7 +67,7 @@ def _row(claim, quantity, unit, material, method, scale, extra) -> dict:
 
 def pair_row(claim: str, quantity: str, *, baseline, candidate, stat: str, material, unit: str,
              method: str, scale: str, **extra) -> dict:
-    """A comparison of two interleaved sides (see torchclaims.bench_report for ``stat``)."""
+    """A comparison of two interleaved sides (see torchclaims.bench for ``stat``)."""
     return _row(claim, quantity, unit, material, method, scale,
                 dict(stat=stat, baseline=[float(v) for v in baseline], candidate=[float(v) for v in candidate],
                      **extra))

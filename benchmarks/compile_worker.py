@@ -52,7 +52,7 @@ def resnet50():
     """(torchvision's ResNet-50 with random weights, "torchvision"), or where torchvision is not
     installed (a GPU machine with only its own torch) the same architecture written out here:
     the bottleneck blocks of torchvision.models.resnet50, layer for layer and parameter for
-    parameter (tests/test_bench_report.py compares the two)."""
+    parameter (tests/bench/test_bench_kit.py compares the two)."""
     try:
         import torchvision
     except ImportError:

@@ -292,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module, help_text in (
         ("matrix", "matrix", "render claim reports of several torch versions as a matrix"),
         ("mutants", "mutants_cli", "run the specs once per planted fault and report survivors"),
-        ("bench-report", "bench_report", "render a benchmark JSON as a Markdown report and a chart"),
+        ("bench-report", "bench.command", "render a benchmark JSON as a Markdown report and a chart"),
         ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),
         ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
         ("anchors", "anchors", "propose, show and record where the documents make each claim"),

@@ -1,0 +1,110 @@
+"""``python -m torchclaims bench-report RESULTS.json [-o DIR] [--lang en|zh]``: the benchmark report.
+
+Reads the JSON that ``pytest benchmarks/ --benchmark-json RESULTS.json`` writes and renders
+``DIR/report.md`` (``report.zh-CN.md`` in Chinese: ``--lang zh``, or a Chinese locale) and
+``DIR/report.png``, from rows built once. ``--across FILE...`` compares the results files of
+several torch releases in ``DIR/across.md``. Without ``-o`` the results file's folder is used,
+where an existing report is never replaced. Bad input is one line and exit status 2.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+from .. import files
+from ..errors import Parser, UsageError
+from ..strings import default_lang
+from .across import render_across
+from .markdown import REPORT_NAMES, render_markdown
+from .chart import render_chart
+from .results import catalog_or_empty, load_results, torch_info
+from .rows import build_rows
+
+CHART = "report.png"
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="python -m torchclaims bench-report",
+                    description="Render a pytest-benchmark JSON file as a Markdown report and a PNG chart.")
+    parser.add_argument("results", nargs="+", help="the file written by pytest benchmarks/ --benchmark-json FILE "
+                        "(with --across: one such file per torch release)")
+    parser.add_argument("-o", "--output", metavar="DIR",
+                        help="folder for the report and report.png (default: the results file's folder, "
+                             "where an existing report is replaced only when -o names it)")
+    parser.add_argument("--across", action="store_true",
+                        help="compare results files of several torch releases: writes DIR/across.md")
+    parser.add_argument("--lang", choices=tuple(REPORT_NAMES), default=default_lang(),
+                        help="language of the report (default: the locale's): en writes report.md, "
+                             "zh report.zh-CN.md")
+    return parser
+
+
+def write_whole(path: pathlib.Path, text: str) -> None:
+    """Write a file whole or not at all (``files.write_whole``); a failure is one line."""
+    try:
+        files.write_whole(path, text)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _out_dir(args, first: pathlib.Path) -> pathlib.Path:
+    out_dir = pathlib.Path(args.output) if args.output else first.resolve().parent
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
+    return out_dir
+
+
+def report(args) -> str:
+    if len(args.results) > 1:
+        raise UsageError("give one results file (or --across with one file per torch release)")
+    source = pathlib.Path(args.results[0])
+    data = load_results(source)
+    name = REPORT_NAMES[args.lang]
+    default_dir = source.resolve().parent
+    if not args.output and (default_dir / name).exists():
+        raise UsageError(f"{default_dir / name} exists: pass -o {default_dir} to replace it, or -o another folder")
+    out_dir = _out_dir(args, source)
+    claims = catalog_or_empty()
+    rows = build_rows(data, claims)                 # once: the chart and the text read the same rows
+    chart_tmp = out_dir / f".{CHART}.tmp.png"
+    try:
+        has_chart = render_chart(rows, chart_tmp, str(torch_info(data).get("version", "")))
+        text = render_markdown(data, source, CHART if has_chart else None, claims, rows=rows, lang=args.lang)
+        write_whole(out_dir / name, text)
+        if has_chart:
+            files.replace_whole(chart_tmp, out_dir / CHART)
+    finally:
+        chart_tmp.unlink(missing_ok=True)
+    return f"wrote {out_dir / name}" + (f" and {out_dir / CHART}" if has_chart else " (no chart: no numeric figure)")
+
+
+def across(args) -> str:
+    sources = [(pathlib.Path(r), load_results(pathlib.Path(r))) for r in args.results]
+    if len(sources) < 2:
+        raise UsageError("--across needs the results files of at least two torch releases")
+    out_dir = _out_dir(args, pathlib.Path(args.results[0]))
+    write_whole(out_dir / "across.md", render_across(sources))
+    return f"wrote {out_dir / 'across.md'}"
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:      # the parser's one line, already naming the command
+        print(exc, file=sys.stderr)
+        return 2
+    except SystemExit as exc:      # --help
+        return exc.code or 0
+    try:
+        done = across(args) if args.across else report(args)
+    except UsageError as exc:
+        print(f"bench-report: {exc}", file=sys.stderr)
+        return 2
+    print(done)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
