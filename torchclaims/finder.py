@@ -55,6 +55,8 @@ CLAUSE = re.compile(r"[，,;；。.!?！？:：\n]|但是|但|然而|而是|却|
                     r"|\bin fact\b|\bwhereas\b|\binstead\b")
 CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                       r"|\bin fact\b|\bwhereas\b|\binstead\b|\bin reality\b")
+SCOPE = 14   # characters before a cue that a negation may stand in ("并不会与原张量共享", "does not actually share")
+BARRIER = re.compile(r"只是|仅仅|只|仅|\bonly\b|\bjust\b|\bmerely\b")   # 不搬数据只交换: the negation is another verb's
 API_LIKE = re.compile(r"[._(]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 
 
@@ -255,13 +257,16 @@ def _negations(clause: str, skip: list[tuple[int, int]], offset: int) -> int:
 
 def _flips(norm: str, last: re.Match, spans: list[tuple[int, int]]) -> int:
     """Negations, falsity and belief markers around the passage's last cue (see the module doc):
-    negations in its clause up to the cue, a falsity marker after it in that clause, a belief
+    negations in its clause up to the cue (at most SCOPE characters before it, and not before 只/only), a falsity marker after it in that clause, a belief
     marker before it with no contrast word (其实, but, actually) in between."""
     starts = [m.end() for m in CLAUSE.finditer(norm, 0, last.start())]
     clause_start = starts[-1] if starts else 0
     ends = [m.start() for m in CLAUSE.finditer(norm, last.end())]
     clause_end = ends[0] if ends else len(norm)
-    flips = _negations(norm[clause_start:last.end()], spans, clause_start)
+    scope = max(clause_start, last.start() - SCOPE)
+    barriers = [m.end() for m in BARRIER.finditer(norm, scope, last.start())]
+    scope = barriers[-1] if barriers else scope
+    flips = _negations(norm[scope:last.end()], spans, scope)
     if any(w in norm[last.end():clause_end] for w in FALSITY):
         flips += 1
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]

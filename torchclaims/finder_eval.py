@@ -160,7 +160,7 @@ def evaluate_seeds(the_finder: finder.Finder, threshold: float = finder.SHOWN) -
             raise UsageError(f"{path}: the seed documents are not here (../shared/seeds/ or TORCHCLAIMS_SEEDS_DIR)")
         text = path.read_text(encoding="utf-8")
         placed = anchors.place(text, [a for a in found.anchors if a.document == seed])
-        labels = [Label(seed, p.anchor.claim, "asserts", *p.spans[0]) for p in placed.placed]
+        labels = [Label(seed, p.anchor.claim, "asserts", *span) for p in placed.placed for span in p.spans]
         marks = shown(the_finder.find(text), threshold)
         score = score_document(seed, text, marks, labels)
         score.stance_right = score.right   # anchors carry no stance
