@@ -62,6 +62,15 @@ def browser(tmp_path):
     driver.quit()
 
 
+def viewport(driver, width, height, scale=1):
+    """The page's viewport exactly ``width`` x ``height`` CSS pixels; under 700 px wide a phone's
+    (the page's viewport meta applies, touch events on)."""
+    phone = width < 700
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": phone})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5})
+
+
 def _shown(driver):
     from selenium.webdriver.common.by import By
     return [row.get_attribute("data-id") for row in driver.find_elements(By.CSS_SELECTOR, "tr.claim")]

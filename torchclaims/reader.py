@@ -284,15 +284,15 @@ def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) 
             "cells": info.get("cells", []), "command": f"pytest specs/ --claim {cid}"}
 
 
-def render_html(text: str, title: str, placed: anchors.Placed, claims: dict, measured: dict,
+def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict, measured: dict,
                 lang: str = "en") -> str:
     e = html.escape
     spans = [(s, b, cid) for s, b, cid in _spans(placed) if cid in claims]
     ids = list(dict.fromkeys(cid for _, _, cid in sorted(spans)))
-    heads = {start for _, start, _ in anchors.sections(text)}
+    heads = {start for _, start, _ in anchors.sections(doc_text)}
     body = []
-    for a, b, covering in segments(len(text), spans, heads):
-        piece = text[a:b]
+    for a, b, covering in segments(len(doc_text), spans, heads):
+        piece = doc_text[a:b]
         if a in heads:
             body.append("<span class='sec'></span>")
         if covering:
