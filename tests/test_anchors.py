@@ -257,7 +257,7 @@ def test_enumerations_and_table_rows_of_a_long_run_are_units():
     assert len(listing) > segment.LONG
     assert [u[:2] for u in _unit_texts(listing)] == ["好处", "第二", "第三"], _unit_texts(listing)
     table = ("版本对照表如下版本说明特性2.1.0默认开启编译缓存2.0.1首次提供编译入口1.13.1只能用脚本导出"
-             "遇到旧版本时有两级办法一级是换成旧接口写法保持功能不变二级是关掉新特性退回到最朴素最稳妥的那种实现方式"
+             "遇到旧版本时有两级办法一级是换成旧接口写法foo()二级是关掉新特性退回到最朴素最稳妥的那种实现方式"
              "测速结果基线12.5torch.compile(modea)20.1torch.compile(modeb)22.3结束。")
     assert len(table) > segment.LONG
     units = _unit_texts(table)

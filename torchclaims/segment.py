@@ -44,17 +44,21 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
 _SOFT = re.compile(r"[，、：；;]|——")
-_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)])(?=\d{1,2}\.\d{1,2} [\u4e00-\u9fffA-Za-z])")
+_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.\d{1,2} [\u4e00-\u9fffA-Za-z])")
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s")
 # after a comment's Chinese text: a space, then a statement (a name followed by a call, an index,
 # an attribute, an assignment or another name: "model(x)", "total_loss loss.item()"), or the next
-# comment (after English text the end of a comment is not told from a flattened assignment)
-_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[]| ?=| [A-Za-z_\d(\[-])|#\s)")
-_ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
-# a table row: a version number right after a label ("实验性1.10.2"), or a label that calls
-# something right after the previous row's last figure ("18.20torch.compile(mode...)")
+# comment; after English text, only a call on a module-like name, with the name it is assigned to
+# ("... CHW transforms.Normalize(", "... relu out self.layer1(out)"; not "... outputs y.backward(")
+_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[]| ?=| [A-Za-z_\d(\[-])|#\s)"
+                          r"|(?<=[A-Za-z0-9)\]]) (?=(?:[A-Za-z_][A-Za-z0-9_]* )?[A-Za-z_][A-Za-z0-9_]{2,}\.[A-Za-z0-9_.]*\()")
+_ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff)A-Za-z])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
+# a table row: a version number right after a label ("实验性1.10.2"), a label that calls
+# something right after the previous row's last figure ("18.20torch.compile(mode...)"), or
+# whatever follows a row's star rating ("★★★☆☆")
 _TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
-                        r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()")
+                        r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()"
+                        r"|(?<=[★☆])(?=[^★☆\s])")   # after a row's star rating
 
 
 def _run_cuts(text: str, a: int, b: int) -> list[int]:
