@@ -121,5 +121,9 @@ def test_every_catalog_cue_compiles_and_is_specific():
     claims = catalog.load()
     generic = {"tensor", "张量", "模型", "model", "pytorch", "torch", "gpu", "数据"}
     the_finder = finder.Finder(claims)
+    lone = {"不", "没", "无", "非", "未", "别", "不会", "不能", "没有", "并非", "不是", "not", "no", "never", "cannot",
+            "can't", "won't", "don't", "doesn't", "isn't", "without", "停止", "禁用", "stop", "stops", "disable"}
     for cid, c in the_finder.claims.items():
         assert not {s.strip().casefold() for s in c.cues.subject} <= generic, cid
+        for group in c.cues.says:   # a negation is the stance's business: a claim that something does not happen is negated
+            assert not lone & {p.strip().casefold().rstrip("*") for p in group if not p.startswith("!")}, cid

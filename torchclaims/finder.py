@@ -41,21 +41,29 @@ NEG_ZH = "不没无非未别勿莫"
 NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不错", "不管", "不但", "非常", "无论", "除非",
               "无疑", "不得不", "毫无疑问", "不妨", "莫过于", "别的", "别人", "无数", "非零", "非空", "区别", "分别",
               "特别", "无关紧要", "并无二致", "不论", "无所谓")
-NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere)"
-                    r"(?![a-z0-9_(])|n't\b|\bcan ?not\b")
+NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere"
+                    r"|instead of|rather than)(?![a-z0-9_(])|n't\b|\bcan ?not\b")
+# verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"
+NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
+                       r"|\bdisabl(?:e|es|ed|ing)\b|\bturn(?:s|ed)? off\b|\bswitch(?:es|ed)? off\b")
 FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹",
            "is wrong", "are wrong", "is false", "a myth", "myth", "misconception", "not true", "incorrect",
            "is a mistake", "mistaken")
-BELIEF = ("以为", "误认为", "误以为", "常听说", "有人说", "据说", "传言", "people think", "people believe",
-          "it is often said", "commonly believed", "you may have heard", "you might think", "many think",
-          "many believe", "is often claimed", "a common belief", "contrary to")
-MYTH = ("误区", "误解", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception", "wrong:", "wrong belief",
-        "a common mistake", "a common misunderstanding")
+# before a statement: it is reported as somebody's belief (to be corrected)
+BELIEF = ("以为", "误认为", "误以为", "听说", "人说", "常说", "一种说法", "有种说法", "有的说法", "网上说", "都说", "据说",
+          "传言", "流传", "人认为", "人觉得", "条说", "people think", "people believe", "people say", "some say",
+          "it is often said", "often said", "is often described", "often described as", "commonly believed",
+          "widely believed", "you may have heard", "you might think", "you may read", "you'll often read",
+          "you will often read", "many think", "many believe", "many tutorials", "some tutorials", "is often claimed",
+          "claimed", "claims that", "claim that", "a common belief", "contrary to", "supposedly", "folklore")
+# before a statement: a myth named as such; a negated statement after it is the correction, not the myth
+MYTH = ("误区", "误解", "误会", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception", "wrong:",
+        "wrong belief", "a common mistake", "a common misunderstanding")
 CLAUSE = re.compile(r"[，,;；。.!?！？:：\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
-                    r"|\bin fact\b|\bwhereas\b|\binstead\b")
+                    r"|\bin fact\b|\bwhereas\b")
 CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
-                      r"|\bin fact\b|\bwhereas\b|\binstead\b|\bin reality\b")
-SCOPE = 14   # characters before a cue that a negation may stand in ("并不会与原张量共享", "does not actually share")
+                      r"|\bin fact\b|\bwhereas\b|\bin reality\b")
+SCOPE = 14   # how far before a cue a negation may stand: CJK characters count 1, other characters 0.4
 BARRIER = re.compile(r"只是|仅仅|只|仅|\bonly\b|\bjust\b|\bmerely\b")   # 不搬数据只交换: the negation is another verb's
 API_LIKE = re.compile(r"[._(]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 
@@ -231,8 +239,9 @@ class Finder:
         if norm.rstrip().endswith(("?", "？")) and width == 1:
             return Mark(claim.id, start, end, "mentions", MENTION, f"subject {subject.group(0)!r}; a question")
         last = max([m for m, _ in found], key=lambda m: m.end())
+        first = min(m.start() for m, _ in found)
         spans = [(m.start(), m.end()) for m, _ in found] + [(subject.start(), subject.end())]
-        flips = _flips(norm, last, spans) + sum(flipped for _, flipped in found)
+        flips = _flips(norm, last, first, spans) + sum(flipped for _, flipped in found)
         stance = "denies" if (flips % 2 == 1) != claim.cues.negated else "asserts"
         confidence = 0.45 + 0.1 * min(len(claim.groups), 3) / 3 + (0.2 if width == 1 else 0.1 if width == 2 else 0.0) \
             + (0.1 if claim.api else 0.0) + (0.05 if len(subject.group(0)) >= 6 else 0.0)
@@ -248,30 +257,46 @@ def _negations(clause: str, skip: list[tuple[int, int]], offset: int) -> int:
         if ch in NEG_ZH and not any(a <= i + offset < b for a, b in skip):
             if any(i - k >= 0 and clause.startswith(w, i - k) for w in NOT_NEG_ZH for k in range(len(w)) if w[k] == ch):
                 continue
+            if ch == "不" and clause.startswith("不再", i):
+                continue    # counted once, as a negating verb, below
             count += 1
-    for m in NEG_EN.finditer(clause):
-        if not any(a <= m.start() + offset < b for a, b in skip):
-            count += 1
+    for pattern in (NEG_EN, NEG_VERBS):
+        for m in pattern.finditer(clause):
+            if not any(a <= m.start() + offset < b for a, b in skip):
+                count += 1
     return count
 
 
-def _flips(norm: str, last: re.Match, spans: list[tuple[int, int]]) -> int:
-    """Negations, falsity and belief markers around the passage's last cue (see the module doc):
-    negations in its clause up to the cue (at most SCOPE characters before it, and not before 只/only), a falsity marker after it in that clause, a belief
-    marker before it with no contrast word (其实, but, actually) in between."""
+def _scope_start(norm: str, floor: int, at: int) -> int:
+    """Where the negation scope of a cue at ``at`` begins: SCOPE back, CJK characters weighing 1
+    and others 0.4 (an English word is several characters), never before ``floor``."""
+    weight, i = 0.0, at
+    while i > floor and weight < SCOPE:
+        i -= 1
+        weight += 1.0 if _is_cjk(norm[i]) else 0.4
+    return i
+
+
+def _flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) -> int:
+    """Negations, falsity and belief markers around the passage's cues (see the module doc):
+    negations in the clause of the last cue, from SCOPE before the first ``says`` cue of that
+    clause (and not before 只/only); a falsity marker after it in that clause; a belief marker
+    before it with no contrast word (其实, but, actually) in between; a myth marker there, unless
+    the statement after it is itself negated (then it is the correction)."""
     starts = [m.end() for m in CLAUSE.finditer(norm, 0, last.start())]
     clause_start = starts[-1] if starts else 0
     ends = [m.start() for m in CLAUSE.finditer(norm, last.end())]
     clause_end = ends[0] if ends else len(norm)
-    scope = max(clause_start, last.start() - SCOPE)
+    scope = _scope_start(norm, clause_start, max(first, clause_start) if first >= clause_start else last.start())
     barriers = [m.end() for m in BARRIER.finditer(norm, scope, last.start())]
     scope = barriers[-1] if barriers else scope
-    flips = _negations(norm[scope:last.end()], spans, scope)
+    negations = _negations(norm[scope:last.end()], spans, scope)
+    flips = negations
     if any(w in norm[last.end():clause_end] for w in FALSITY):
         flips += 1
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
-    if any(w in segment for w in BELIEF + MYTH):
+    if any(w in segment for w in BELIEF) or (not negations and any(w in segment for w in MYTH)):
         flips += 1
     return flips
 
