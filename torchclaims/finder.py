@@ -135,15 +135,14 @@ class _Group:
     plain: re.Pattern | None       # phrases that state the group's part of the claim
     opposite: re.Pattern | None    # "!" phrases: they state its opposite (深拷贝 against 共享)
 
-    def last(self, norm: str) -> tuple[re.Match, bool] | None:
-        """The group's last match in ``norm`` and whether it is an opposite phrase."""
+    def first(self, norm: str) -> tuple[re.Match, bool] | None:
+        """The group's first match in ``norm`` and whether it is an opposite phrase (the statement
+        about a claim comes first; what follows a 其实 or a but is usually the correction)."""
         best = None
         for pattern, flipped in ((self.plain, False), (self.opposite, True)):
-            if pattern is None:
-                continue
-            for m in pattern.finditer(norm):
-                if best is None or m.start() > best[0].start():
-                    best = (m, flipped)
+            m = pattern.search(norm) if pattern is not None else None
+            if m is not None and (best is None or m.start() < best[0].start()):
+                best = (m, flipped)
         return best
 
 
@@ -229,7 +228,7 @@ class Finder:
             return None
         if claim.unless is not None and claim.unless.search(norm):
             return None
-        hits = [g.last(norm) for g in claim.groups]
+        hits = [g.first(norm) for g in claim.groups]
         found = [h for h in hits if h is not None]
         if not claim.groups or len(found) < len(claim.groups):
             if width > 1 or (not found and len(claim.groups) > 1):
@@ -291,14 +290,11 @@ def _flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) 
     barriers = [m.end() for m in BARRIER.finditer(norm, scope, last.start())]
     scope = barriers[-1] if barriers else scope
     negations = _negations(norm[scope:last.end()], spans, scope)
-    flips = negations
-    if any(w in norm[last.end():clause_end] for w in FALSITY):
-        flips += 1
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
-    if any(w in segment for w in BELIEF) or (not negations and any(w in segment for w in MYTH)):
-        flips += 1
-    return flips
+    reported = (any(w in norm[last.end():clause_end] for w in FALSITY) or any(w in segment for w in BELIEF)
+                or (not negations and any(w in segment for w in MYTH)))
+    return negations + reported     # "有人说 X，这是错的" reports one myth: one flip, not two
 
 
 def _resolve(raw: list[Mark]) -> list[Mark]:
