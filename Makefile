@@ -32,7 +32,8 @@ test: setup
 	$(PY) -m pytest specs/ tests/ --full -n auto --dist worksteal -p randomly --claims-report reports/last-run.json
 	$(PY) -m torchclaims mutants --fast
 
-# The GPU run on a machine with CUDA and its own torch (README, "The GPU run"); OUT and WHEELS are yours.
+# The GPU run on a machine with CUDA and its own torch (docs/gpu.md); OUT and WHEELS are yours, COMMIT
+# where the tree has no .git and the wheel folder no COMMIT stamp. Without a GPU torch can see: exit 2.
 .PHONY: gpu
 gpu:
-	python3 scripts/gpu-check -o $(or $(OUT),gpu-run-$(shell date -u +%Y%m%dT%H%M%S)) $(if $(WHEELS),--wheels $(WHEELS))
+	python3 scripts/gpu-check -o $(or $(OUT),gpu-run-$(shell date -u +%Y%m%dT%H%M%S)) $(if $(WHEELS),--wheels $(WHEELS)) $(if $(COMMIT),--commit $(COMMIT)) --require-cuda
