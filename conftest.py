@@ -12,7 +12,20 @@ import sys
 
 import numpy as np
 import pytest
-import torch
+
+try:
+    import torch
+except ModuleNotFoundError as exc:   # pytest from another Python than the project's venv
+    if exc.name != "torch":
+        raise
+    venv = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venv", "bin", "activate")
+    sys.stderr.write(
+        f"error: torch is not installed for the Python that runs pytest ({sys.executable}); "
+        + (f"activate the project's venv first: . {os.path.relpath(venv)}  (or run make specs)"
+           if os.path.exists(venv) else "run make setup, then . .venv/bin/activate")
+        + "  /  这个 pytest 所用的 Python 没有安装 torch：请先激活项目的虚拟环境"
+          "（. .venv/bin/activate），或运行 make specs\n")
+    raise SystemExit(4) from None   # one line, pytest's usage-error status; no traceback of conftest
 
 from torchclaims import learn
 

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import sys
 
 import pytest
@@ -29,6 +30,27 @@ def _text(lang: str) -> dict[str, str]:
     t = strings(lang)
     return {key.removeprefix("learn_"): value for key, value in t.items() if key.startswith("learn_")} | {
         "progress": t["wb_progress"]}
+
+
+# the stub's message workbook init writes (strings.py "stub", in English)
+STUB = re.compile(r"Lesson \d+ \(.+\): write \S+\Z")
+# the two ways a lesson spec's assertion compares the learner's code with torch:
+# "view_strides=(1, 1), but torch gives (2, 1)": the learner's value first;
+# "t.view(..).stride()=(2, 1), but should be (1, 1) [ref.strides.view_strides(...)]": torch's first
+_MINE_FIRST = re.compile(r"(?P<mine>[^=]+?)=(?P<got>.+?), but torch gives (?P<want>.+?)(?P<rest> \S*Reproduce.*)?\Z")
+_TORCH_FIRST = re.compile(r"(?P<theirs>[^=]+?)=(?P<got>.+?), but should be (?P<want>.+?) \[(?P<mine>ref\..+)\]\Z")
+
+
+def sides(lang: str, message: str) -> str | None:
+    """An assertion message of a lesson spec, said with each side named: "your implementation
+    (...) gives ..., torch gives ..."; None when it is not one of the two known shapes."""
+    if found := _MINE_FIRST.match(message):
+        return fill(strings(lang)["learn_sides_call"], mine=found["mine"].strip(), mine_value=found["got"],
+                    torch_value=found["want"]) + (found["rest"] or "")
+    if found := _TORCH_FIRST.match(message):
+        return fill(strings(lang)["learn_sides"], mine=found["mine"], mine_value=found["want"],
+                    theirs=found["theirs"].strip(), torch_value=found["got"])
+    return None
 
 
 def uses_hypothesis(path: pathlib.Path) -> bool:
@@ -292,6 +314,13 @@ class LearnPlugin:
                 spec_frames.append(self._frame(entry, path.relative_to(workbook.ROOT)
                                                if path.is_relative_to(workbook.ROOT) else path))
         exc = excinfo.value
+        if isinstance(exc, NotImplementedError) and frames and STUB.match(str(exc)):
+            # a stub not written yet: one line (hypothesis' "Falsifying example" and reproduction
+            # notes are about the inputs it drew, which a stub never looked at)
+            last = excinfo.traceback[-1]
+            lines.append("  " + fill(t["stub"], message=translate(self.lang, str(exc)),
+                                     path=pathlib.Path(str(last.path)).resolve(), line=last.lineno + 1))
+            return "\n".join(lines)
         syntax = isinstance(exc, SyntaxError) and exc.filename and root in pathlib.Path(exc.filename).resolve().parents
         if frames:
             lines.append(f"{t['trace']}:")
@@ -316,9 +345,12 @@ class LearnPlugin:
         return "\n".join(lines)
 
     def _translated(self, line: str) -> str:
-        """An exception line, a stub's message in the learner's language."""
+        """An exception line, a stub's message in the learner's language; an assertion of a
+        lesson spec said so that the learner's side is named as theirs (``sides``)."""
         name, sep, message = line.partition(": ")
-        return f"{name}{sep}{translate(self.lang, message)}" if sep else line
+        if not sep:
+            return line
+        return f"{name}{sep}{sides(self.lang, message) or translate(self.lang, message)}"
 
     def _banner(self, tr, title: str, **markup) -> None:
         """``title`` between rules of ``=``, measured in terminal cells (a Chinese character
@@ -365,6 +397,10 @@ class LearnPlugin:
         if not self.counts and not self.unchanged:
             tr.write_line(t["none"], yellow=True)
             return
+        for lesson in self.lessons:   # the lessons this run saw pass (not those skipped as unchanged)
+            if results[lesson.name] == "passed" and lesson.name in self.ran and lesson.name not in self.unchanged:
+                tr.write_line(fill(t["passed"], label=lesson.label_in(self.lang), title=lesson.title_in(self.lang)),
+                              green=True)
         first = next((l for l in self.lessons if results[l.name] == "failed"), None)
         if first is None:
             if passed == total:

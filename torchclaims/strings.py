@@ -99,7 +99,8 @@ STRINGS: dict[str, dict[str, str]] = {
         # ------------------------------------------------ workbook
         "lessons": "lessons",
         "wb_done": "passes", "wb_not_started": "not started", "wb_fails": "fails",
-        "wb_edited": "edited, not run yet", "wb_still": "still to write",
+        "wb_edited": "edited, not run yet",
+        "wb_still_list": " (still to write: {functions})",
         "wb_progress": "progress", "wb_last_run": "last run",
         "wb_created": "workbook {root}: {n} {n:lesson|lessons}, {k} {k:function|functions} to write",
         "wb_wrote": "  wrote {n} {n:file|files}: {files}",
@@ -131,6 +132,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "learn_hint": "hint", "learn_claims": "the claims it teaches", "learn_spec": "failing spec",
         "learn_of": "{k} of this lesson's {n} {n:spec|specs} {k:fails|fail}", "learn_write": "write",
         "learn_done": "All {n} {n:lesson passes|lessons pass}: the workbook is complete.",
+        "learn_passed": "✓ {label} passes: {title}",
+        "learn_sides": "your implementation ({mine}) gives {mine_value}; torch ({theirs}) gives {torch_value}",
+        "learn_sides_call": "your implementation ({mine}) gives {mine_value}; torch gives {torch_value}",
+        "learn_stub": "{message}  ({path}, line {line})",
         "learn_none": "no lesson spec was collected: run pytest specs/ --impl DIR --learn",
         "learn_stop": "{label} fails: make it pass to unlock the next lesson",
         "learn_trace": "in your code",
@@ -150,7 +155,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:history": "History across torch releases", "read:run": "Run its specs", "read:close": "close",
         "read:catalog": "catalog verdict", "read:on": "on torch",
         "read:missing": "Claims that could not be placed in this copy",
-        "read:none_missing": "every anchored claim was placed", "read:placed": "{n} claims marked in the text",
+        "read:none_missing": "every anchored claim was placed", "read:placed": "claims marked in the text: {n}",
         "read:no_wrong": "no wrong statement shown", "read:measured_on": "measured on torch {torch}",
         "read:no_measure": "no claims report: catalog verdicts",
         "read:also": "This passage also claims (worst first)", "read:tools": "filters and language",
@@ -170,7 +175,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "h:every": "{verdict} on every release", "h:every_measured": "{verdict} on every release measured ({n} of {total})",
         "h:first": "{verdict} up to {end}", "h:last": "{verdict} since {since}", "h:last_near": "{verdict} since ≤{since}",
         "h:middle": "{verdict} from {since} to {end}", "h:middle_near": "{verdict} from ≤{since} to {end}",
-        "h:middle_one": "{verdict} from {since} to {end}", "h:join": ", ", "h:device": "{device}: {history}", "h:device_join": "; ",
+        "h:middle_one": "{verdict} from {since} to {since}", "h:join": ", ", "h:device": "{device}: {history}", "h:device_join": "; ",
         "h:never": "never measured ({kinds})", "h:kind": "{n} {state}",
         "state:not-applicable": "not applicable", "state:not-measurable": "not measurable here", "state:skipped": "skipped",
         "state:broken": "broken spec", "state:contradiction": "contradiction", "state:none": "not in the report",
@@ -179,7 +184,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:page_title": "torchclaims: the claim history",
         "mx:runs": "{rows} claims over {n} torch runs ({devices}; {first} to {last}).",
         "mx:on_device": "{n} on {axis}", "mx:list_join": ", ",
-        "mx:s_right": "- the material holds on every release where it was measured: {n} claims",
+        "mx:s_right": "- the material holds on every release where it was measured: {n} {n:claim|claims}",
         "mx:s_wrong": "- wrong on every release where it was measured: {wrong}; partly right throughout: {partly}",
         "mx:s_changed": "- changed between releases: {claims} claims, {flips} flips (listed below)",
         "mx:s_never": "- never measured (not checkable, GPU only, not applicable everywhere, ...): {n}",
@@ -280,7 +285,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "report_not_writable": "--claims-report {path}：无法写入（{reason}）",
         "lessons": "课",
         "wb_done": "通过", "wb_not_started": "未开始", "wb_fails": "未通过",
-        "wb_edited": "已编辑，尚未运行", "wb_still": "还需",
+        "wb_edited": "已编辑，尚未运行",
+        "wb_still_list": "（还需编写：{functions}）",
         "wb_progress": "进度", "wb_last_run": "上次运行",
         "wb_created": "练习册 {root}：{n} 课，需要编写 {k} 个函数",
         "wb_wrote": "  写入 {n} 个文件：{files}",
@@ -309,6 +315,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "learn_hint": "提示", "learn_claims": "本课讲解的论断", "learn_spec": "未通过的用例",
         "learn_of": "本课 {n} 个用例中有 {k} 个未通过", "learn_write": "需要编写",
         "learn_done": "全部 {n} 课均已通过：练习册完成。",
+        "learn_passed": "✓ {label}通过：{title}",
+        "learn_sides": "你的实现（{mine}）给出 {mine_value}，torch（{theirs}）给出 {torch_value}",
+        "learn_sides_call": "你的实现（{mine}）给出 {mine_value}，torch 给出 {torch_value}",
+        "learn_stub": "{message}（{path} 第 {line} 行）",
         "learn_none": "没有收集到任何课程用例：请运行 pytest specs/ --impl DIR --learn --lang zh",
         "learn_stop": "{label} 未通过：让它通过才能进入下一课",
         "learn_trace": "出错位置（你的代码）",
@@ -737,11 +747,12 @@ _BENCH = {
         "footer": ("{n} benchmarks; † = other processes took at least {others} cores while it ran (in older results "
                    "without that figure: the 1-minute load average was >= {load}); time inside pytest-benchmark's "
                    "timed rounds: {total} s. Rendered {date} UTC by `python -m torchclaims bench-report`."),
-        "figure_context_only": "measured only on hardware not comparable with the material's: context, no verdict yet",
+        "figure_context_only": "no verdict yet: every row is for hardware not comparable with the material's (context)",
         "figure_reason": "measured by the benchmark report, not by a spec (python -m torchclaims show ID)",
         "figures_none": ("{n} figure {n:claim is|claims are} measured by the benchmark report, not by specs; none has a "
                          "verdict from comparable hardware yet (reports/bench/report.md)"),
         "figures_some": "Figure claims, measured by the benchmark report ({n} with a verdict of {total}):",
+        "figure_history": "measured by the benchmark report, not by specs: {verdict}",
     },
     "zh": {
         "exact": "精确值", "ci_none": "无（轮数太少）", "noisy_mark": "（噪声大）", "one_exact": "1（精确值）",
@@ -871,13 +882,14 @@ _BENCH = {
         "footer": ("共 {n} 个基准；† 表示它运行时其他进程至少占用了 {others} 个核心（在没有这项数据的旧结果中，表示 1 分钟平均负载"
                    "不低于 {load}）；pytest-benchmark 计时轮次内的总时间为 {total} 秒。生成于 {date} UTC，"
                    "命令 `python -m torchclaims bench-report --lang zh`。"),
-        "figure_context_only": "只在与资料不可比的硬件上测过：仅作参照，还没有结论",
+        "figure_context_only": "还没有结论：各行都是在与资料不可比的硬件上测的，只作参照",
         "figure_reason": "由基准测试报告测量，不由用例判定（python -m torchclaims show ID）",
         "figures_none": "{n} 条数字论断由基准测试报告测量，不由用例判定；目前还没有一条在可比硬件上得到结论（reports/bench/report.zh-CN.md）",
         "figures_some": "数字论断由基准测试报告测量（{total} 条中 {n} 条已有结论）：",
+        "figure_history": "由基准测试报告测量，不由用例判定：{verdict}",
     },
 }
 for _lang in LANGS:
     STRINGS[_lang].update({"bench_" + key: value for key, value in _BENCH[_lang].items()})
-STRINGS["en"]["m:measured"] = "measured by the benchmark report"
-STRINGS["zh"]["m:measured"] = "由基准测试报告测量"
+STRINGS["en"]["m:measured"] = STRINGS["en"]["state:measured"] = "measured by the benchmark report"
+STRINGS["zh"]["m:measured"] = STRINGS["zh"]["state:measured"] = "由基准测试报告测量"

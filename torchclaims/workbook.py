@@ -41,7 +41,7 @@ from . import catalog
 from .catalog import ROOT
 from .errors import Parser, UsageError
 from .links import file_links
-from .strings import default_lang, text
+from .strings import cell_width, default_lang, text
 
 REFERENCE_DIR = ROOT / "reference_impl"
 LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
@@ -405,6 +405,8 @@ def cmd_status(args) -> int:
     progress = read_progress(root, lang)
     results = progress.get("lessons", {})
     passed = 0
+    words = [text(lang, key) for key in ("wb_done", "wb_not_started", "wb_fails", "wb_edited")]
+    column = max(cell_width(w) for w in words)
     for lesson in lessons:
         stubs = [fn for fn in lesson.functions if is_stub(root, fn)]
         state = results.get(lesson.name)
@@ -417,9 +419,10 @@ def cmd_status(args) -> int:
             mark, what = "✗", text(lang, "wb_fails")
         else:
             mark, what = "…", text(lang, "wb_edited")
+        line = f" {mark} {lesson.number:02d} {what}{' ' * (column - cell_width(what))}  {lesson.title_in(lang)}"
         if stubs and len(stubs) < len(lesson.functions):
-            what += f" ({text(lang, 'wb_still')}: {', '.join(stubs)})"
-        print(f" {mark} {lesson.number:02d} {lesson.name:<28} {what}")
+            line += text(lang, "wb_still_list", functions=", ".join(stubs))
+        print(line)
     when = progress.get("updated")
     print(f"{text(lang, 'wb_progress')}: {progress_line(passed, len(lessons), lang)}"
           + (f" ({text(lang, 'wb_last_run')} {when})" if when else ""))
