@@ -201,6 +201,18 @@ def compile_mode_names_underscored():
     torch._inductor.list_mode_options = list_mode_options
 
 
+@fault("compile.mode-names")
+def compile_drops_mode():
+    """torch.compile accepts mode= but drops it: every mode compiles with the default options, so
+    mode='max-autotune' is a name only."""
+    original = torch.compile
+
+    @functools.wraps(original)
+    def compile_default(model=None, *args, mode=None, **kwargs):
+        return original(model, *args, **kwargs)
+    torch.compile = compile_default
+
+
 @fault("compile.modulelist-loop-not-compilable", "compile.sequential-best-pattern")
 def modulelist_iteration_breaks_graph():
     """Iterating an nn.ModuleList inside a compiled forward breaks the graph at every layer,

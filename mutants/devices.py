@@ -155,6 +155,13 @@ def device_accepts_gpu_alias():
     _patch_device(rewrite)
 
 
+@fault("devices.device-string-idiom")
+def cuda_available_without_a_device():
+    """torch.cuda.is_available() answers True on a machine with no CUDA device (a driver library but no GPU),
+    so the idiom picks 'cuda' where nothing can run."""
+    torch.cuda.is_available = lambda: True
+
+
 @fault("devices.bare-cuda-means-current-device")
 def bare_cuda_is_cuda0():
     """torch.device('cuda') is resolved to index 0 at construction (the 'cuda means cuda:0' model),

@@ -262,9 +262,13 @@ def test_every_tensor_carries_its_device():
 @pytest.mark.claim("devices.device-string-idiom")
 def test_device_strings_and_objects_are_interchangeable():
     """Material: torch.device('cuda' if available else 'cpu'); .to('cuda') with a string.
-    True: strings and torch.device objects mean the same; unknown names raise."""
+    True: the idiom gives cuda only where a CUDA device exists; strings and devices mean the same; unknown names raise."""
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    assert device.type == ("cuda" if torch.cuda.is_available() else "cpu")
+    present = torch.cuda.device_count() > 0
+    assert device == torch.device("cuda" if present else "cpu"), (
+        f"the idiom gave {device} with {torch.cuda.device_count()} CUDA devices present")
+    placed = nn.Linear(2, 2).to(device)
+    assert placed(torch.ones(1, 2, device=device)).device.type == device.type, f"a model on {device} did not run there"
     x = torch.ones(2)
     assert x.to("cpu").device == x.to(torch.device("cpu")).device == torch.device("cpu")
     assert torch.device("cuda:1") == torch.device("cuda", 1)
