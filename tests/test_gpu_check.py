@@ -356,11 +356,13 @@ def test_a_python_without_pip_installs_the_wheels_by_unpacking_them(tmp_path, ba
     code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import gpu_check\n"
             "print(gpu_check.install(pathlib.Path(sys.argv[2]), sys.argv[3], ['tc-fake-plain>=1', 'packaging>=23']))\n"
             "sys.path.insert(0, sys.argv[3]); import tc_fake_plain, tc_fake_data\n"
-            "print(tc_fake_plain.VALUE + tc_fake_data.VALUE, gpu_check.missing(['tc-fake-plain>=1', 'packaging>=23'], [sys.argv[3]]))\n")
+            "print(tc_fake_plain.VALUE + tc_fake_data.VALUE, gpu_check.missing(['tc-fake-plain>=1', 'packaging>=23'], [sys.argv[3]]))\n"
+            "print(gpu_check._older('9.2.0', '10.0'), gpu_check._older('10.0', '9.2.0'))\n")
     done = subprocess.run([str(bare_python), "-c", code, str(ROOT), str(house), str(site)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    installed, imported = done.stdout.strip().splitlines()
+    installed, imported, older = done.stdout.strip().splitlines()
+    assert older == "True False", older   # versions compared without packaging
     assert installed == str(["tc_fake_data-1.0-py3-none-any.whl", "tc_fake_plain-1.0-py3-none-any.whl"]), installed
     assert imported == "84 ['packaging>=23']", imported   # without packaging: no traceback, packaging reported missing
     assert not (site / "torch").exists() and not (site / "bin").exists() and not (site / "tc_fake_data-1.0.data").exists()
@@ -407,14 +409,17 @@ def test_only_the_wheels_this_machine_lacks_are_installed_and_never_torch(tmp_pa
     house, site = tmp_path / "wheels", tmp_path / "site"
     house.mkdir()
     _wheel(house, "tc_fake_dependency")
-    _wheel(house, "pytest", "1.0")          # installed already and good enough: left alone
+    _wheel(house, "pytest", "1.0")          # installed already, newer, good enough: left alone
     _wheel(house, "hypothesis", "99.0")     # installed, but below what a requirement asks: replaced
+    _wheel(house, "iniconfig", "99.0")      # a dependency installed older than its wheel: replaced
     _wheel(house, "torch", "1.0")           # never replaced, whatever the folder holds
     _wheel(house, "nvidia_cublas", "1.0")
     reqs = ["pytest>=1", "hypothesis>=999"]
     assert [w.name for w in gpu_check.wheels_to_install(house, reqs)] == [
-        "hypothesis-99.0-py3-none-any.whl", "tc_fake_dependency-1.0-py3-none-any.whl"]
+        "hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl", "tc_fake_dependency-1.0-py3-none-any.whl"]
     assert gpu_check.missing(["tc-fake-dependency>=1"]) == ["tc-fake-dependency>=1"]
+    for name in ("hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl"):
+        (house / name).unlink()
     assert gpu_check.install(house, str(site)) == ["tc_fake_dependency-1.0-py3-none-any.whl"]
     assert gpu_check.missing(["tc-fake-dependency>=1"], [str(site)]) == []
     assert (site / "tc_fake_dependency.py").exists() and not (site / "torch").exists()
@@ -449,3 +454,17 @@ def test_gpu_check_itself_stopped_keeps_what_finished(tmp_path):
     assert (out / "claims.json.partial").is_file()
     for line in (tmp_path / "pids.txt").read_text().splitlines():
         assert all(_gone(int(pid)) for pid in line.split()), line
+
+
+def test_the_gpu_doc_quotes_the_scripts_own_command_and_figures():
+    """docs/gpu.md's command is the one make gpu runs, and its times are the script's own shares and bounds."""
+    doc = (ROOT / "docs" / "gpu.md").read_text(encoding="utf-8")
+    assert 'python3 scripts/gpu-check -o "$OUT" --wheels wheels/py312 --require-cuda' in doc
+    assert "--require-cuda" in (ROOT / "Makefile").read_text(encoding="utf-8").split("\ngpu:")[1].splitlines()[1]
+    budget = 480
+    limits = {step: budget * share for step, share in gpu_check.SHARES.items()}
+    for step, limit in limits.items():
+        assert f"| {step} | at most {limit:.0f} s ({gpu_check.SHARES[step]:.0%}) |" in doc, step
+    both = int(gpu_check.bench_bounds(limits["benchmarks"])["TORCHCLAIMS_GPU_RESNET_BUDGET_S"])
+    assert f"get {both} s for both modes" in doc and f"at least {both - gpu_check.DEFAULT_COMPILE_BOUND_S} s" in doc
+    assert f"`--timeout={gpu_check.SPEC_TIMEOUT_S}`" in doc and f"pytest's own start {gpu_check.BENCH_OVERHEAD_S} s" in doc

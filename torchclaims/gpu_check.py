@@ -131,11 +131,27 @@ def missing(reqs: list[str], paths: list[str] | None = None) -> list[str]:
     return out
 
 
+def _older(have: str, wheel: str) -> bool:
+    """Whether the installed version ``have`` is older than the wheel's (``packaging`` where it is
+    installed; else release numbers compared as integers)."""
+    try:
+        from packaging.version import InvalidVersion, Version
+    except ImportError:
+        def numbers(v):
+            return tuple(int(n) for n in re.findall(r"\d+", v.split("+")[0]))
+        return numbers(have) < numbers(wheel)
+    try:
+        return Version(have) < Version(wheel)
+    except InvalidVersion:
+        return False
+
+
 def wheels_to_install(folder: pathlib.Path, reqs: list[str] | None = None,
                       paths: list[str] | None = None) -> list[pathlib.Path]:
-    """The wheels in ``folder`` to install: those of the requirements not met here (absent, or
-    installed at a version they exclude) and of every other distribution not installed at all
-    (the folder holds the requirements' dependencies). Never torch, Triton or NVIDIA's libraries."""
+    """The wheels in ``folder`` to install: of every distribution not installed here, installed at
+    a version a requirement excludes, or installed older than the wheel (pip resolved the folder
+    for the requirements, so a dependency older than its wheel may be too old for them; a newer
+    one is kept). Never torch, Triton or NVIDIA's libraries."""
     installed = _installed(paths)
     unmet = {_req_name(r) for r in missing(reqs or [], paths)}
     chosen: dict[str, pathlib.Path] = {}
@@ -146,7 +162,7 @@ def wheels_to_install(folder: pathlib.Path, reqs: list[str] | None = None,
         name = _canonical(match["name"])
         if name.startswith(("torch", "nvidia-", "triton")):
             continue  # torch's own: never replaced
-        if name in installed and name not in unmet:
+        if name in installed and name not in unmet and not _older(installed[name], match["version"]):
             continue
         chosen.setdefault(name, wheel)
     return list(chosen.values())
