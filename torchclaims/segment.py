@@ -17,7 +17,8 @@ Rules, in order:
   lower-case letter or a digit after it). Inline code (between backticks) is never cut.
 - Long runs. Text that lost its punctuation (the four documents lost most of theirs) is cut
   before an inline section number ("2.1 " after the end of a sentence, or "4.4 " right after a
-  Chinese character: a heading run into the text before it) and, past ``LONG`` characters,
+  Chinese character: a heading run into the text before it), before a ✅/❌ item (not in a code
+  comment, not in a table whose cells are marks) and, past ``LONG`` characters,
   where the lost line breaks were: after the Chinese text of a code comment, before the next
   statement ("# 不清零会累加 loss.backward()": the comment stays with the code before it);
   before an enumeration ("第二", "二级是") and before a table row that opens with a version
@@ -44,7 +45,8 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
 _SOFT = re.compile(r"[，、：；;]|——")
-_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.\d{1,2} [\u4e00-\u9fffA-Za-z])")
+_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.(?:\d{1,2})? (?!节)[\u4e00-\u9fffA-Za-z])")
+_CHECK_ITEM = re.compile(r"(?<=[^\s#])(?<!# )(?=[✅❌] ?[^\s])")   # "解决✅ 用...❌ 避免...": one item each
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s")
 # after a comment's Chinese text: a space, then a statement (a name followed by a call, an index,
 # an attribute, an assignment or another name: "model(x)", "total_loss loss.item()"), or the next
@@ -66,7 +68,7 @@ def _run_cuts(text: str, a: int, b: int) -> list[int]:
     piece = text[a:b]
     cuts = {m.start() for m in _ENUMERATION.finditer(piece)} | {m.start() for m in _TABLE_ROW.finditer(piece)}
     for m in _COMMENT.finditer(piece):
-        stop = min((i for i in (piece.find("#", m.end()), piece.find("。", m.end())) if i >= 0), default=len(piece))
+        stop = min((i for i in (piece.find("#", m.end()) + 2, piece.find("。", m.end())) if i > 1), default=len(piece))
         end = _COMMENT_END.search(piece, m.end(), stop)
         if end:
             cuts.add(end.end())
@@ -152,8 +154,9 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
 def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A unit cut before inline section numbers and, when still over LONG, at its soft marks."""
     pieces = [(start, end)]
-    cuts = sorted({m.start() + start for rule in (_INLINE_SECTION, _RUN_HEADING)
-                   for m in rule.finditer(text[start:end]) if m.start() > 0})
+    table = bool(re.search(r"[✅❌]\s?[✅❌]", text[start:end]))   # marks side by side: table cells, not items
+    rules = (_INLINE_SECTION, _RUN_HEADING) if table else (_INLINE_SECTION, _RUN_HEADING, _CHECK_ITEM)
+    cuts = sorted({m.start() + start for rule in rules for m in rule.finditer(text[start:end]) if m.start() > 0})
     if cuts:
         edges = [start, *cuts, end]
         pieces = [(a, b) for a, b in zip(edges, edges[1:])]
