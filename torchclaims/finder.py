@@ -44,7 +44,7 @@ NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不�
 NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere"
                     r"|instead of|rather than)(?![a-z0-9_(])|n't\b|\bcan ?not\b")
 # verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"
-NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
+NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|避免|防止|\bavoid(?:s|ed|ing)?\b|\bprevent(?:s|ed|ing)?\b|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
                        r"|\bdisabl(?:e|es|ed|ing)\b|\bturn(?:s|ed)? off\b|\bswitch(?:es|ed)? off\b")
 FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹",
            "is wrong", "are wrong", "is false", "a myth", "myth", "misconception", "not true", "incorrect",
@@ -59,7 +59,7 @@ BELIEF = ("以为", "误认为", "误以为", "听说", "人说", "常说", "一
 # before a statement: a myth named as such; a negated statement after it is the correction, not the myth
 MYTH = ("误区", "误解", "误会", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception", "wrong:",
         "wrong belief", "a common mistake", "a common misunderstanding")
-CLAUSE = re.compile(r"[，,;；。.!?！？:：\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
+CLAUSE = re.compile(r"[，,;；。.!?！？:：|\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                     r"|\bin fact\b|\bwhereas\b")
 CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                       r"|\bin fact\b|\bwhereas\b|\bin reality\b")
@@ -110,10 +110,13 @@ def phrase_pattern(phrase: str) -> str:
     prefix = p.endswith("*")
     p = p.rstrip("*")
     parts = []
-    for ch in p:
-        if ch in " _-":
+    for i, ch in enumerate(p):
+        inner = 0 < i < len(p) - 1 and p[i - 1].isalnum() and p[i + 1].isalnum()
+        if ch in " _-" and inner:   # num_workers, num workers, num-workers alike; __add__ keeps its underscores
             if parts and parts[-1] != r"[\s_\-]*":
                 parts.append(r"[\s_\-]*")
+        elif ch == " ":
+            parts.append(r"\s*")
         elif _is_cjk(ch):
             parts.append(re.escape(ch) + r"\s?")
         else:
