@@ -203,8 +203,8 @@ STRINGS: dict[str, dict[str, str]] = {
                       "or behaviour it is about does not exist on that release (the note says what is missing), "
                       "⊘ not measurable here: it exists there, but that runner could not measure it (no GPU, another "
                       "Python, a spec newer than the report: the note says which), s skipped by the run's selection "
-                      "(the note says why), ! a spec broke (fix the spec), ⚠ the specs contradict each other, — not in "
-                      "that report. Only ✓ ✗ ◐ open or close a range. **▲ bold** marks a flip: the verdict differs from "
+                      "(the note says why), ! a spec broke (fix the spec), ⚠ the specs contradict each other, ▣ a figure "
+                      "claim, scored by the benchmark report and by no spec, — not in that report. Only ✓ ✗ ◐ open or close a range. **▲ bold** marks a flip: the verdict differs from "
                       "the previous release measured on the same device; ≠ marks a cell where the catalog expects "
                       "another verdict."),
         "mx:col_runs": "runs", "mx:col_claim": "claim", "mx:col_verdict": "verdict", "mx:col_history": "history",
@@ -217,6 +217,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:more": "more", "mx:shown": "{n} of {total} claims shown",
         "mx:wrote": "{rows} claims x {runs} runs; {flips} flips; wrote {md} and {html}",
         "mx:nothing_written": "(nothing written: -o PATH writes PATH.md and PATH.html)",
+        "mx:newer": "not measured: the spec is newer than this report ({specs})",
+        "mx:no_spec": "no spec selected in this run",
     },
     "zh": {
         "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
@@ -271,7 +273,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "did_you_mean": "（你是不是要找 {best}？{more}）", "also_close": "相近的还有：{names}",
         "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims --lang zh",
         "verdict_alias": "也可以用记分板的说法：right = confirmed（正确），wrong = refuted（错误）",
-        "unknown_verdict": "--verdict {word}：不是判定；目录中的判定有 {zh}（英文 {labels}，或记分板的 正确、错误、部分正确）",
+        "unknown_verdict": "--verdict {word}：不是判定；目录中的判定有 {zh}，记分板的说法 正确、错误、部分正确 也可以（英文标签见 --help）",
         "topic_head": "{topic} 是一个主题，共 {n} 条论断（查看其中一条：python -m torchclaims show ID）",
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
@@ -378,7 +380,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:table": "总表", "mx:notes": "注释",
         "mx:legend": ("✓ 资料在该版本上成立，✗ 错误，◐ 部分正确；n/a 不适用：该版本上还没有所涉及的 API 或行为（注释说明缺什么）；"
                       "⊘ 本机无法测量：该版本有这个功能，但那次运行测不了（没有 GPU、需要别的 Python、用例比报告新：注释说明原因）；"
-                      "s 因运行时的选择而跳过（注释说明原因）；! 用例损坏（需修正用例）；⚠ 用例之间互相矛盾；— 不在那份报告中。"
+                      "s 因运行时的选择而跳过（注释说明原因）；! 用例损坏（需修正用例）；⚠ 用例之间互相矛盾；"
+                      "▣ 数字论断，由基准测试报告判定，不由任何用例判定；— 不在那份报告中。"
                       "只有 ✓ ✗ ◐ 会开始或结束一段区间。**▲ 粗体** 表示翻转：判定与同一设备上前一个测过的版本不同；"
                       "≠ 表示目录预期的是另一个判定。"),
         "mx:col_runs": "运行", "mx:col_claim": "论断", "mx:col_verdict": "判定", "mx:col_history": "历史",
@@ -391,6 +394,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:more": "详情", "mx:shown": "显示 {n} / {total} 条论断",
         "mx:wrote": "{rows} 条论断 × {runs} 次运行；翻转 {flips} 次；已写入 {md} 和 {html}",
         "mx:nothing_written": "（没有写入文件：-o PATH 会写入 PATH.md 和 PATH.html）",
+        "mx:newer": "未测：用例比这份报告新（{specs}）",
+        "mx:no_spec": "这次运行没有选中任何用例",
     },
 }
 
@@ -556,7 +561,7 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
 # the messages the tooling records in English and shows in the learner's language
 TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_not_checkable", "stub",
               "read:no_history_dir", "read:no_history_json", "read:no_release", "read:torch_report",
-              "read:why_short", "read:why_edited", "read:why_absent")
+              "read:why_short", "read:why_edited", "read:why_absent", "mx:newer", "mx:no_spec")
 
 
 def _pattern(template: str) -> re.Pattern:
