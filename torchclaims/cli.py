@@ -14,6 +14,7 @@ import sys
 
 from . import anchors, catalog, lint
 from . import links as _links
+from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
 from .strings import default_lang, fill, text, usage_line, verdict_from_word
 
@@ -100,7 +101,7 @@ def cmd_claims(args) -> int:
         print("| " + " | ".join(head) + " |\n|---|---|---|---|---|")
         for c in claims:
             cells = [c.id, verdict_word(lang, c.verdict), c.source_text, c.text("says", lang), c.text("truth", lang)]
-            print("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |")
+            print("| " + " | ".join(markdown_cell(x) for x in cells) + " |")
     else:
         _claims_table(claims, lang)
         print(text(lang, "claims_count", n=len(claims)))

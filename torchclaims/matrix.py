@@ -37,6 +37,7 @@ import sys
 
 from . import catalog, outcomes
 from .files import write_whole
+from .bench.cells import cell as markdown_cell
 from .errors import Parser, UsageError
 from .links import spec_links
 from .strings import LANGS, VERDICT_KEYS, default_lang, text, translate
@@ -345,7 +346,7 @@ def render_markdown(reports: list[dict], data: dict, claims: dict | None = None,
     if data["notes"]:
         out += ["", "## " + say("notes"), ""]
         for reason, n in data["notes"].items():
-            out.append(f"{n}. {translate(lang, reason).replace('|', '/')}")
+            out.append(f"{n}. {markdown_cell(translate(lang, reason))}")
     return "\n".join(out) + "\n"
 
 

@@ -11,7 +11,7 @@ def fmt(value) -> str:
         return "–"
     num = number(value)
     if num is None:
-        return str(value).replace("|", "\\|")
+        return cell(value)
     if num == 0:
         return "0"
     if abs(num) >= 1000:
