@@ -88,13 +88,6 @@ def cat_skips_device_check():
     torch.cat = lenient_cat
 
 
-@fault("modules.optimizer-to-after-load")
-def optimizer_state_not_cast():
-    """Optimizer.load_state_dict keeps each state tensor on the device and dtype it was saved with."""
-    torch.optim.Optimizer._process_value_according_to_param_policy = staticmethod(
-        lambda param, value, param_id, param_groups, key=None: value)
-
-
 @fault("modules.module-has-no-device-attribute")
 def module_device_attribute():
     """nn.Module gains a .device property (the first parameter's device)."""
@@ -107,17 +100,6 @@ def strip_prefix_everywhere():
     from collections import OrderedDict
     Impl().distributed.strip_module_prefix = lambda state_dict, prefix="module.": OrderedDict(
         (key.replace(prefix, ""), value) for key, value in state_dict.items())
-
-
-@fault("modules.ddp-prefix-mismatch-silent", "devices.ddp-state-dict-module-prefix")
-def load_state_dict_lenient():
-    """Module.load_state_dict ignores mismatched keys by default (strict=False)."""
-    original = nn.Module.load_state_dict
-
-    def lenient(self, state_dict, strict=False, assign=False):
-        return original(self, state_dict, strict=False, assign=assign)
-
-    nn.Module.load_state_dict = lenient
 
 
 # --- device names ------------------------------------------------------------------------------

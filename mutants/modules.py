@@ -24,7 +24,8 @@ def buffers_in_parameters():
 
 
 @fault("modules.load-strict-checks-missing-and-unexpected", "modules.unexpected-keys-only-reported",
-       "modules.ddp-prefix-mismatch-silent", "modules.strip-module-prefix-loader")
+       "modules.ddp-prefix-mismatch-silent", "modules.strip-module-prefix-loader",
+       "devices.ddp-state-dict-module-prefix")
 def load_state_dict_nonstrict():
     """nn.Module.load_state_dict ignores strict and always loads non-strictly."""
     original = nn.Module.load_state_dict

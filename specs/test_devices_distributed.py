@@ -92,26 +92,6 @@ def test_load_model_default_map_location_cuda_needs_cuda():
             torch.load(buffer, map_location="cuda", weights_only=False)
 
 
-@pytest.mark.claim("modules.ddp-prefix-mismatch-silent")
-def test_prefixed_keys_make_strict_load_raise_and_lax_load_report():
-    """Material: with mismatched names load_state_dict() raises nothing; the model just performs badly.
-    True: strict (the default) raises listing missing and unexpected keys; strict=False returns them."""
-    plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))
-    checkpoint = _prefixed(nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1)).state_dict())
-    with pytest.raises(RuntimeError, match=r"(?s)Missing key\(s\).*Unexpected key\(s\)"):
-        plain.load_state_dict(checkpoint)
-    result = plain.load_state_dict(checkpoint, strict=False)
-    assert sorted(result.missing_keys) == ["0.bias", "0.weight", "1.bias", "1.weight"]
-    assert sorted(result.unexpected_keys) == sorted(checkpoint)
-
-
-@pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
-def test_as_written_prefixed_keys_load_without_error():
-    """Material: a prefix mismatch loads without an error.  True: RuntimeError (strict xfail)."""
-    plain = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1))
-    plain.load_state_dict(_prefixed(nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 1)).state_dict()))
-
-
 # ---------------------------------------------------------------- two gloo processes
 
 @pytest.mark.distributed
