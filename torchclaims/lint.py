@@ -56,6 +56,9 @@ Label lint (``label_findings``), over the catalog, the spec links and ``benchmar
 - ``gpu-only-without-reason``: a gpu-only truth says what needs CUDA: the English truth has a
   phrase like ``needs CUDA`` / ``needs a GPU`` / ``only where CUDA exists`` / ``CUDA only``, the
   Chinese truth names CUDA or GPU (``CUDA``, ``GPU``, ``显卡``).
+- ``figure-claim-linked-to-spec``: a figure claim (``outcomes.figure_claims``: gpu-only and measured
+  by a benchmark) that a spec links to: a spec measures no figure, so only the benchmark report may
+  give its verdict; link the spec to the claim it checks (the mechanism, the API).
 
 Sibling lint (``sibling_findings``), over the catalog alone:
 
@@ -74,7 +77,7 @@ import dataclasses
 import pathlib
 import re
 
-from . import catalog, links
+from . import catalog, links, outcomes
 
 SPECS_DIR = catalog.ROOT / "specs"
 BENCH_DIR = catalog.ROOT / "benchmarks"
@@ -617,6 +620,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     guards = gpu_guards(specs_dir)
     cuda_use = cuda_uses(specs_dir)
     linked = links.spec_links(pathlib.Path(specs_dir))
+    figures = outcomes.figure_claims(claims, bench_dir)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         written = [name for name, as_written in linked.get(c.id, []) if as_written]
@@ -635,6 +639,10 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
                 findings.append(Finding(where, 0, "not-checkable-without-reason",
                                         f"{c.id}: a not-checkable truth starts 'Not checkable: <why>' "
                                         f"(truth_zh '{NOT_CHECKABLE_ZH}：<原因>')"))
+        if c.id in figures and c.id in linked:
+            findings.append(Finding(where, 0, "figure-claim-linked-to-spec",
+                                    f"{c.id} is a figure claim (measured by benchmarks/{measured[c.id]}) but "
+                                    f"{linked[c.id][0][0]} links to it: a spec measures no figure"))
         if c.verdict == "gpu-only":
             on_cpu = [name for name, guarded in guards.get(c.id, {}).items() if not guarded]
             if on_cpu:

@@ -38,6 +38,12 @@ The catalog's **expectation** on this torch (``expected``): confirmed -> right; 
 wrong; partly -> partly; version-dependent -> right inside its ``versions`` range, wrong
 outside; a refuted or partly entry with a ``versions`` range is right inside it too.
 
+A **figure claim** (``figure_claims``: a gpu-only claim that a benchmark measures, its ``claim``
+marker in ``benchmarks/``: a GPU's speed, memory or latency figure) is scored by no spec: its
+material is ``measured`` (by the benchmark report, whose verdict comes from rows measured on
+comparable hardware) and its outcome ``skipped``, whatever a spec linked to it did (``check``
+refuses such a link).
+
 The claim's **outcome** compares the two: ``reproduced`` (material == expected), ``changed``
 (they differ, or a contradiction), ``broken``, ``not-applicable``, ``skipped`` (also for a
 claim not measurable here: it did not run; its ``material`` and reason say why), ``pending``.
@@ -45,22 +51,27 @@ claim not measurable here: it did not run; its ``material`` and reason say why),
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.metadata
 import os
 import platform
+import pathlib
 import re
 import subprocess
 
 from .catalog import ROOT, Claim
-from .links import Link, file_links
+from .links import Link, bench_links, file_links
 from .optional import NEEDS
+from .strings import text
 from .versions import in_range, is_not_applicable, is_not_measurable
 
 # 3: a spec result and the material's verdict can be "not-measurable" (2 knew only not-applicable)
-SCHEMA_VERSION = 3
-READABLE_SCHEMAS = (2, 3)   # the committed history holds reports of both
+# 4: the material's verdict of a figure claim is "measured" (by the benchmark report, never a spec)
+SCHEMA_VERSION = 4
+READABLE_SCHEMAS = (2, 3, 4)   # the committed history holds reports of 2 and 3
 OUTCOMES = ("reproduced", "changed", "broken", "not-applicable", "skipped", "pending")
-MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "not-measurable", "skipped")
+MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "not-measurable", "skipped",
+            "measured")
 RESULTS = ("held", "failed", "broken", "skipped", "not-applicable", "not-measurable")
 RESULT_KEY = "torchclaims-result"
 LINKS_KEY = "torchclaims"
@@ -275,9 +286,30 @@ class ClaimOutcome:
     expected: str | None = None
 
 
-def classify(claim: Claim, tests: list[TestResult], torch_version: str) -> ClaimOutcome:
+FIGURE_VERDICT = "gpu-only"   # a figure claim's catalog verdict: a GPU's figure, which only a benchmark measures
+
+
+@functools.cache
+def _benchmarked(bench_dir: str) -> frozenset[str]:
+    return frozenset(bench_links(pathlib.Path(bench_dir)))
+
+
+def is_figure(claim: Claim, bench_dir: pathlib.Path = ROOT / "benchmarks") -> bool:
+    """A figure claim: gpu-only, and measured by a benchmark (its claim marker in ``bench_dir``)."""
+    return claim.verdict == FIGURE_VERDICT and claim.id in _benchmarked(str(bench_dir))
+
+
+def figure_claims(claims: dict[str, Claim], bench_dir: pathlib.Path = ROOT / "benchmarks") -> set[str]:
+    """The ids of the figure claims of ``claims`` (``is_figure``)."""
+    return {cid for cid, claim in claims.items() if is_figure(claim, bench_dir)}
+
+
+def classify(claim: Claim, tests: list[TestResult], torch_version: str, figure: bool | None = None) -> ClaimOutcome:
+    """``figure``: whether the claim is a figure claim (None: ``is_figure`` decides)."""
     if claim.verdict == "pending":
         return ClaimOutcome(claim, "pending", "not verified yet", tests, "skipped", None)
+    if is_figure(claim) if figure is None else figure:   # no spec scores a figure: the benchmark report does
+        return ClaimOutcome(claim, "skipped", text("en", "bench_figure_reason"), tests, "measured", None)
     said, why = material(claim, tests)
     want = expected(claim, torch_version)
     if said in ("broken", "not-applicable", "skipped"):
