@@ -342,7 +342,7 @@ def test_as_written_overflow_after_resume_corrupts_parameters():
 # --- CUDA-only figures: mechanism here, numbers in benchmarks/bench_numerics.py ------------
 
 @pytest.mark.gpu
-@pytest.mark.claim("numerics.amp-speedup-rtx3090")
+@pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
 def test_cuda_autocast_runs_matmul_layers_in_float16():
     """Material: AMP makes training ~40% (37%) faster.  True here: the mechanism — under CUDA
     autocast the matmul-heavy layers run in float16; the speed is measured by the benchmark."""
@@ -353,7 +353,7 @@ def test_cuda_autocast_runs_matmul_layers_in_float16():
 
 
 @pytest.mark.gpu
-@pytest.mark.claim("numerics.amp-memory-rtx3090")
+@pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
 def test_cuda_autocast_lowers_peak_forward_memory():
     """Material: AMP cut memory by 52%.  True here: a forward pass that keeps its activations
     peaks lower under autocast (float16 activations); the figure is measured by the benchmark."""

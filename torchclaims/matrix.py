@@ -38,6 +38,7 @@ import sys
 from . import catalog, outcomes
 from .files import write_whole
 from .bench.cells import cell as markdown_cell
+from .bench.verdicts import figure_verdict
 from .errors import Parser, UsageError
 from .links import spec_links
 from .strings import LANGS, VERDICT_KEYS, default_lang, text, translate
@@ -46,7 +47,7 @@ from .versions import in_range, parse
 
 MEASURED = ("right", "wrong", "partly")
 UNMEASURED = ("not-applicable", "not-measurable", "skipped")
-SYMBOL = {"right": "✓", "wrong": "✗", "partly": "◐", "contradiction": "⚠", "broken": "!",
+SYMBOL = {"right": "✓", "wrong": "✗", "partly": "◐", "contradiction": "⚠", "broken": "!", "measured": "▣",
           "not-applicable": "n/a", "not-measurable": "⊘", "skipped": "s", None: "—"}
 AXES = ("cpu", "cuda", "rocm", "xpu", "mps")   # the order of the device groups of columns
 NEWER = "not measured: the spec is newer than this report"
@@ -254,7 +255,11 @@ def build(reports: list[dict]) -> dict:
             if value in MEASURED:
                 previous[axes[i]] = (i, value)
         histories = {}
+        figure = all(c["material"] in ("measured", None) for c in cells)   # a figure claim: no spec scores it
         for lang in LANGS:
+            if figure:
+                histories[lang] = text(lang, "bench_figure_history", verdict=figure_verdict(cid, ids, lang))
+                continue
             parts = []
             for axis in groups:
                 where = [i for i, a in enumerate(axes) if a == axis]

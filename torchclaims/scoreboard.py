@@ -17,6 +17,7 @@ import io
 import re
 
 from . import catalog
+from .bench.verdicts import committed_verdicts
 from .catalog import Claim
 from .strings import default_lang, fill, translate
 from .strings import table as strings
@@ -158,7 +159,8 @@ def _mistakes(console, shown, t) -> None:
 
 
 def _not_run(console, shown, t, lang) -> None:
-    reasons = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable"))
+    reasons = collections.Counter(o.reason for o in shown if o.outcome in ("skipped", "not-applicable")
+                                  and o.material != "measured")   # figure claims: _figures
     if not reasons:
         return
     console.print(f"[yellow]{fill(t['skipped_title'], n=sum(reasons.values()))}[/yellow]")
@@ -168,6 +170,20 @@ def _not_run(console, shown, t, lang) -> None:
     rest = common[MAX_REASONS:]
     if rest:
         console.print(fill(t["skipped_more"], n=sum(n for _, n in rest), k=len(rest)))
+
+
+def _figures(console, shown, t, lang) -> None:
+    """The figure claims, which no spec scores: the committed benchmark report's verdict of each."""
+    figures = [o.claim.id for o in shown if o.material == "measured"]
+    if not figures:
+        return
+    verdicts = committed_verdicts(figures, lang)
+    if not verdicts:
+        _hang(console, "", fill(t["bench_figures_none"], n=len(figures)))
+        return
+    _hang(console, "", fill(t["bench_figures_some"], n=len(verdicts), total=len(figures)))
+    for cid in figures:
+        _hang(console, f"  {cid}  ", escape(verdicts.get(cid) or t["bench_figure_context_only"]))
 
 
 def _sources(console, shown, lang, t) -> None:
@@ -250,6 +266,7 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
     _topic_table(console, shown, t, torch_version)
     _mistakes(console, shown, t)
     _not_run(console, shown, t, lang)
+    _figures(console, shown, t, lang)
     _sources(console, shown, lang, t)
     _next_steps(console, shown, t, lang)
     _loud(console, shown, t, lang, torch_version)

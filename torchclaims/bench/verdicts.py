@@ -17,19 +17,18 @@ from .rows import Row, build_rows
 
 
 def claim_verdicts(rows: list[Row], lang: str = "en") -> dict[str, str]:
-    """Claim id -> its rows' verdicts in one line ("weaker (on NVIDIA H200 ...); agrees (...)"), or,
-    where every row is context, that the report has measured it without a verdict."""
+    """Claim id -> its judged rows' verdicts in one line ("weaker (on NVIDIA H200 ...); agrees (...)");
+    a claim whose rows are all context (other hardware) has no verdict and is absent."""
     judged: dict[str, list[str]] = {}
-    context: set[str] = set()
     for r in rows:
-        if r.verdict is None:
-            context.add(r.claim_id)
-        else:
+        if r.verdict is not None:
             judged.setdefault(r.claim_id, []).append(f"{r.verdict.word_in(lang)} ({r.verdict.why_in(lang)})")
-    out = {cid: say(lang, "list_sep_long").join(found) for cid, found in judged.items()}
-    for cid in context - set(judged):
-        out[cid] = say(lang, "figure_context_only")
-    return out
+    return {cid: say(lang, "list_sep_long").join(found) for cid, found in judged.items()}
+
+
+def figure_verdict(cid: str, figures, lang: str = "en") -> str:
+    """What the committed benchmark report says of one figure claim, or that it has no verdict yet."""
+    return committed_verdicts(figures, lang).get(cid) or say(lang, "figure_context_only")
 
 
 @functools.cache
