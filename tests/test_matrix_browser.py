@@ -6,13 +6,11 @@ Set TORCHCLAIMS_SCREENSHOT=reports/matrix.png to save the screenshot committed n
 """
 import json
 import os
-import shutil
 
 import pytest
 
 from torchclaims import catalog, matrix, outcomes
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.slow
 
 
@@ -40,26 +38,6 @@ def page(tmp_path):
     path = tmp_path / "matrix.html"
     path.write_text(matrix.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
     return path
-
-
-@pytest.fixture
-def browser(tmp_path):
-    if not (CHROMIUM and DRIVER):
-        reason = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason + ": CI installs them, so their absence is a failure here")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,900", f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def viewport(driver, width, height, scale=1):

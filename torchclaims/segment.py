@@ -21,7 +21,8 @@ Rules, in order:
   comment, not in a table whose cells are marks) and, past ``LONG`` characters,
   where the lost line breaks were: after the Chinese text of a code comment, before the next
   statement ("# 不清零会累加 loss.backward()": the comment stays with the code before it);
-  before an enumeration ("第二", "二级是") and before a table row that opens with a version
+  before code that follows its Chinese introduction ("完整代码import torch"), before an
+  enumeration ("第二", "二级是") and before a table row that opens with a version
   number ("实验性1.10.2"); then, if still long, at the softer marks ，、：, and ——.
 
 Units never contain leading or trailing white space, and they do not overlap; text between
@@ -45,15 +46,18 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
 _SOFT = re.compile(r"[，、：；;]|——")
-_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.(?:\d{1,2})? (?!节)[\u4e00-\u9fffA-Za-z])")
+_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.(?:\d{1,2})? (?!节)[\u4e00-\u9fffA-Za-z])"
+                          r"|(?<=[a-z])(?=\d\. [\u4e00-\u9fff])")   # "...return model6. 进阶": a top-level heading
 _CHECK_ITEM = re.compile(r"(?<=[^\s#])(?<!# )(?=[✅❌] ?[^\s])")   # "解决✅ 用...❌ 避免...": one item each
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s")
 # after a comment's Chinese text: a space, then a statement (a name followed by a call, an index,
 # an attribute, an assignment or another name: "model(x)", "total_loss loss.item()"), or the next
 # comment; after English text, only a call on a module-like name, with the name it is assigned to
 # ("... CHW transforms.Normalize(", "... relu out self.layer1(out)"; not "... outputs y.backward(")
-_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[]| ?=| [A-Za-z_\d(\[-])|#\s)"
-                          r"|(?<=[A-Za-z0-9)\]]) (?=(?:[A-Za-z_][A-Za-z0-9_]* )?[A-Za-z_][A-Za-z0-9_]{2,}\.[A-Za-z0-9_.]*\()")
+_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[,]| ?=| [A-Za-z_\d(\[-])|#\s)"
+                          r"|(?<=[A-Za-z0-9)\]]) (?=(?:[A-Za-z_][A-Za-z0-9_]* )?[A-Za-z_][A-Za-z0-9_]+\.[A-Za-z0-9_.]*\()")
+# code that starts right after the Chinese text introducing it ("完整代码import torch", "重构如下class Net(")
+_CODE_START = re.compile(r"(?<=[\u4e00-\u9fff])(?=(?:from [\w.]+ import|import [\w.]+|class \w+[(:]|def \w+\()\s?)")
 _ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff)A-Za-z])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
 # a table row: a version number right after a label ("实验性1.10.2"), a label that calls
 # something right after the previous row's last figure ("18.20torch.compile(mode...)"), or
@@ -66,7 +70,7 @@ _TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
 def _run_cuts(text: str, a: int, b: int) -> list[int]:
     """Where a long run ``text[a:b]`` lost its line breaks: comment ends, enumerations, table rows."""
     piece = text[a:b]
-    cuts = {m.start() for m in _ENUMERATION.finditer(piece)} | {m.start() for m in _TABLE_ROW.finditer(piece)}
+    cuts = {m.start() for rule in (_ENUMERATION, _TABLE_ROW, _CODE_START) for m in rule.finditer(piece)}
     for m in _COMMENT.finditer(piece):
         stop = min((i for i in (piece.find("#", m.end()) + 2, piece.find("。", m.end())) if i > 1), default=len(piece))
         end = _COMMENT_END.search(piece, m.end(), stop)
@@ -130,7 +134,9 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
                 prev = text[i - 1] if i > start else ""
                 if (not (nxt == "" or nxt.isspace() or _is_cjk(nxt))
                         or word.endswith(ABBREVIATIONS) or (len(word) == 2 and prev.isupper())
-                        or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word)):   # "2. ", "2.1. ": a number
+                        or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word)   # "2. ", "2.1. ": a number
+                        or (j == i + 1 and nxt == " " and _is_cjk(text[j + 1:j + 2])
+                            and re.search(r"[^\d.]\d{1,2}\.$", word))):   # "...(x)4. 实战": a heading
                     i += 1
                     continue
             elif ch in "!?" and nxt and not (nxt.isspace() or _is_cjk(nxt)):
