@@ -286,9 +286,30 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
     return problems
 
 
+_LOADED: dict[tuple, dict[str, Claim]] = {}
+
+
 def load(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:
-    """All claims, by id, in file order.  Raises CatalogError listing every problem."""
+    """All claims, by id, in file order.  Raises CatalogError listing every problem.
+
+    Read once per process while no catalog file changes (name, size, modification time): the
+    claims are frozen, and each call gets its own dict of them."""
     folder = pathlib.Path(directory) if directory is not None else claims_dir()
+    try:
+        stamp = (str(folder.resolve()),) + tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                                                 for p in sorted(folder.glob("*.toml")))
+    except OSError:
+        stamp = None
+    if stamp in _LOADED:
+        return dict(_LOADED[stamp])
+    claims = _load(folder)
+    if stamp is not None:
+        _LOADED.clear()
+        _LOADED[stamp] = claims
+    return dict(claims)
+
+
+def _load(folder: pathlib.Path) -> dict[str, Claim]:
     problems: list[str] = []
     claims: dict[str, Claim] = {}
     files = sorted(folder.glob("*.toml"))

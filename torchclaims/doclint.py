@@ -107,7 +107,7 @@ def main(argv: list[str]) -> int:
     except catalog.CatalogError as exc:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     found = anchors.load()
-    measured = reader.verdicts(args.report, args.history, args.torch, claims)
+    measured = reader.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = finder.Finder(claims)
     results = []
     for path in paths:

@@ -129,6 +129,14 @@ def phrase_pattern(phrase: str) -> str:
     return head + body + tail
 
 
+_SQUEEZE = re.compile(r"[\s_\-]+")
+
+
+def _key(phrase: str) -> str:
+    """A phrase as a literal key: normalised, without white space, ``_`` or ``-``."""
+    return _SQUEEZE.sub("", normal(phrase))
+
+
 def _alternation(phrases) -> re.Pattern:
     return re.compile("|".join(f"(?:{phrase_pattern(p)})" for p in sorted(set(phrases), key=len, reverse=True)))
 
@@ -170,7 +178,6 @@ class Finder:
 
     def __init__(self, claims: dict[str, catalog.Claim]):
         self.claims = {}
-        by_subject: dict[str, list[str]] = {}
         for cid, claim in claims.items():
             if claim.find is None:
                 continue
@@ -178,24 +185,18 @@ class Finder:
             self.claims[cid] = _Claim(cid, cues, _alternation(cues.subject), [_group(g) for g in cues.says],
                                       _alternation(cues.unless) if cues.unless else None,
                                       any(API_LIKE.search(s) for s in cues.subject))
-            for s in cues.subject:
-                by_subject.setdefault(phrase_pattern(s), []).append(cid)
-        self._subjects = list(by_subject.items())
-        self._any_subject = re.compile("|".join(f"(?P<s{i}>{pat})" for i, (pat, _) in enumerate(self._subjects))) \
-            if self._subjects else None
+        # the subjects as literal keys (normalised, without white space, _ or -): a substring test
+        # finds the candidates fast, the subject's pattern then confirms them
+        self._keys: dict[str, set[str]] = {}
+        for cid, claim in self.claims.items():
+            for phrase in claim.cues.subject:
+                self._keys.setdefault(_key(phrase.rstrip("*")), set()).add(cid)
 
-    # the candidates: claims whose subject appears in a unit
-    def _subjects_in(self, norm: str) -> set[str]:
+    def _candidates(self, keyed: str, present: list[tuple[str, set[str]]]) -> set[str]:
         found: set[str] = set()
-        if self._any_subject is None:
-            return found
-        pos = 0
-        while True:
-            m = self._any_subject.search(norm, pos)
-            if not m:
-                break
-            found.update(self._subjects[int(m.lastgroup[1:])][1])
-            pos = m.start() + 1     # another subject may start inside this match
+        for key, cids in present:
+            if key in keyed:
+                found |= cids
         return found
 
     def find(self, text: str, sentences: Sentences | None = None, progress=None) -> list[Mark]:
@@ -203,7 +204,10 @@ class Finder:
         sentences = sentences or Sentences(text)
         units = [u for u in sentences.units if u.kind != "code" or comment_of(text[u.start:u.end])]
         norms = [normal(text[u.start:u.end]) for u in units]
-        cands = [self._subjects_in(n) for n in norms]
+        keyed = [_SQUEEZE.sub("", n) for n in norms]
+        whole = "\x00".join(keyed)
+        present = [(k, cids) for k, cids in self._keys.items() if k and k in whole]
+        cands = [self._candidates(k, present) for k in keyed]
         raw: list[Mark] = []
         for i, unit in enumerate(units):
             if progress and i % 500 == 0:

@@ -39,9 +39,12 @@ UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: stri
 
 # ---------------------------------------------------------------- what the specs measured
 
-def verdicts(report: str | None, history: str | None, torch: str | None, claims: dict) -> dict:
+def verdicts(report: str | None, history: str | None, torch: str | None, claims: dict,
+             one_release: bool = False) -> dict:
     """Per claim: the measured verdict on the chosen release, its history and its cells; plus
-    which release was chosen. Computed by matrix.build()/history(), never here."""
+    which release was chosen. Computed by matrix.build()/history(), never here. With
+    ``one_release`` (the JSON, the terminal view, lint: no history shown) only the chosen
+    release's report is read and checked, which is most of the time a page spends."""
     if report:
         paths = [report]
     else:
@@ -53,7 +56,11 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
             raise UsageError(text("en", "read:no_history_json", path=history))
     if not paths:
         return {"torch": None, "versions": [], "claims": {}}
-    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
+    if one_release and len(paths) > 1:
+        paths = [_chosen_report(paths, torch)]
+        torch = None
+    links = current_links()
+    reports = [matrix.rederive(r, claims, links) for r in matrix.load_reports(paths)]
     data = matrix.build(reports)
     versions = data["versions"]
     column = len(versions) - 1
@@ -69,6 +76,50 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
                           "history_zh": row["history_zh"] if len(versions) > 1 else "",
                           "cells": cells, "reason": row["cells"][column]["reason"]}
     return {"torch": versions[column], "versions": versions, "claims": out}
+
+
+LINKS_CACHE = catalog.ROOT / "build" / "cache" / "spec-links.json"   # build/ is ignored by git
+
+
+def current_links() -> dict[str, list[tuple[str, bool]]]:
+    """Today's claim links (matrix.current_links, read from specs/), kept in build/cache/ while no
+    spec file changes (name, size and modification time): parsing every spec file costs more than
+    the rest of a lint run."""
+    specs = sorted((catalog.ROOT / "specs").glob("test_*.py"))
+    stamp = [[p.name, p.stat().st_size, p.stat().st_mtime_ns] for p in specs]
+    try:
+        cached = json.loads(LINKS_CACHE.read_text(encoding="utf-8"))
+        if cached["stamp"] == stamp:
+            return {cid: [tuple(link) for link in links] for cid, links in cached["links"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    links = matrix.current_links()
+    try:
+        LINKS_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(LINKS_CACHE, json.dumps({"stamp": stamp, "links": links}))
+    except OSError:
+        pass    # a read-only checkout: computed each time
+    return links
+
+
+def _chosen_report(paths: list[str], torch: str | None) -> str:
+    """The report of the release ``--torch`` names (the newest where it names none), in the
+    matrix's column order, read without checking all the others."""
+    heads = []
+    for path in paths:
+        try:
+            data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+            key = (matrix.AXES.index(matrix.accelerator(data)), matrix.parse(data["torch"]), data["python"])
+            heads.append((key, matrix.column_name(data), path))
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return path      # a broken report: let the full check report it, in its words
+    heads.sort()
+    if not torch:
+        return heads[-1][2]
+    matches = [path for _, name, path in heads if name == torch or name.startswith(torch)]
+    if not matches:
+        raise UsageError(text("en", "read:no_release", torch=torch, releases=", ".join(n for _, n, _ in heads)))
+    return matches[-1]
 
 
 def kind(measured: dict, cid: str) -> str:
@@ -111,7 +162,7 @@ header .bar{display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center;font-s
 main{display:flex;gap:1em;padding:0 1em}
 #doc{flex:1;min-width:0;max-width:52em;font-size:16px;line-height:1.9;white-space:pre-wrap;overflow-wrap:break-word;padding:1em 0}
 #doc .sec{display:block;height:.9em}
-mark{cursor:pointer;border-radius:3px;padding:1px 0;color:inherit}
+mark{cursor:pointer;border-radius:3px;padding:1px 0;color:inherit;-webkit-tap-highlight-color:transparent}
 mark.v-wrong{background:#f6c4c4;border-bottom:2px solid #c22}mark.v-partly{background:#fbe3b5;border-bottom:2px solid #d88a00}
 mark.v-right{background:#d4eed4;border-bottom:2px solid #393}mark.v-other{background:#e6e6ee;border-bottom:2px dotted #669}
 mark.off{background:none;border:none;cursor:text}mark.current{outline:3px solid #36c}
@@ -495,7 +546,7 @@ def main(argv: list[str]) -> int:
     found = anchors.load()
     if found.problems:
         raise UsageError("the anchors are broken: " + "; ".join(found.problems))
-    measured = verdicts(args.report, args.history, args.torch, claims)
+    measured = verdicts(args.report, args.history, args.torch, claims, one_release=fmt != "html")
     progress = None
     if len(doc.text) > 1_000_000:
         def progress(at: int, total: int) -> None:
