@@ -123,7 +123,6 @@ LONGEST_FIRST = (
     "tests/test_workbook.py::test_every_lesson_is_a_real_exercise_run_against_the_workbook_only",
     "tests/test_gpu_check.py::test_the_gpu_script_runs_end_to_end",
     "specs/test_autograd_figures.py::test_inplace_relu_lowers_the_forward_peak",
-    "tests/test_catalog_links.py::test_the_link_check_through_pytest_collection_passes",
     "tests/test_learner.py::test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it",
     "tests/test_learner.py::test_a_rerun_skips_the_lessons_that_passed_unchanged",
     "specs/test_autograd_figures.py::test_as_written_inplace_relu_saves",

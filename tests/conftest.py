@@ -1,4 +1,19 @@
+"""Fixtures shared by the tooling tests, and the rule that keeps the unit tests quick.
+
+Three kinds of test live under tests/ (CONTRIBUTING.md, "Tests of the tooling"):
+- unit tests: in-process, a few hundred milliseconds at most; `make quick` runs them;
+- end-to-end tests, marked ``e2e`` (on the test or the module): they start a process (python -m
+  pytest, the command line, git, a browser) or run a command over real documents; `make test` runs them;
+- tests/content/: checks of the project's own content (the catalog's links, the committed reports).
+A test that starts a process without the ``e2e`` marker fails at once (``unit_tests_start_no_process``).
+"""
+import os
+import shutil
+import subprocess
+
 import pytest
+
+from .test_plugin import CATALOG, ENGLISH, SPECS, set_locale
 
 pytest_plugins = ["pytester"]
 
@@ -11,3 +26,53 @@ def english_locale(monkeypatch):
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
+def unit_tests_start_no_process(request, monkeypatch):
+    """A test without the ``e2e`` marker that starts a process fails, naming the marker: `make
+    quick` leaves e2e tests out, and an unmarked one would make the quick loop slow again."""
+    if request.node.get_closest_marker("e2e"):
+        return
+
+    def refuse(self, args, *rest, **kwargs):
+        pytest.fail(f"{request.node.nodeid} starts a process ({args!r:.80}): mark it @pytest.mark.e2e "
+                    f"(or its module: pytestmark = pytest.mark.e2e)", pytrace=False)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+
+
+@pytest.fixture
+def scratch(pytester, monkeypatch):
+    """A pytester folder with tests/test_plugin.py's tiny catalog and spec file."""
+    set_locale(monkeypatch, ENGLISH)  # the English assertions hold whatever the caller's locale
+    claims = pytester.mkdir("claims")
+    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    pytester.makepyfile(test_specs=SPECS)
+    return pytester
+
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Headless Chromium (Debian's chromium and chromium-driver; ``.ci/run`` installs them): a
+    skip where they are absent, a failure under CI=true."""
+    if not (CHROMIUM and DRIVER):
+        reason = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason + ": CI installs them, so their absence is a failure here")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,900", f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()

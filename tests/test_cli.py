@@ -11,6 +11,8 @@ from torchclaims import catalog
 
 from .test_plugin import CATALOG
 
+pytestmark = pytest.mark.e2e  # each test runs python -m torchclaims
+
 
 @pytest.fixture
 def claims_dir(tmp_path, monkeypatch):

@@ -20,6 +20,8 @@ import torch
 
 from torchclaims import gpu_check, outcomes
 
+pytestmark = pytest.mark.e2e  # runs scripts/gpu-check and its steps in processes
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MAX_AUTOTUNE_SPEC = "specs/test_compile_resnet_table.py::test_resnet50_table_configurations_match_eager_on_cuda[max-autotune]"
 

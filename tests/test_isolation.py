@@ -5,6 +5,8 @@ from torchclaims import catalog
 
 from .test_plugin import CATALOG
 
+pytestmark = pytest.mark.e2e  # runs pytest on planted leaky specs in a subprocess
+
 
 @pytest.fixture
 def guarded(pytester, monkeypatch):

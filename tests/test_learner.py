@@ -21,7 +21,9 @@ from rich.cells import cell_len
 
 from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
 
-from .test_plugin import CATALOG, SPECS, run, scratch  # noqa: F401  (scratch: the shared fixture)
+from .test_plugin import CATALOG, SPECS, run
+
+pytestmark = pytest.mark.e2e  # the learner's commands and pytest runs, in subprocesses
 
 ROOT = catalog.ROOT
 

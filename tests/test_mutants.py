@@ -11,6 +11,8 @@ import pytest
 from torchclaims import catalog, mutants, mutants_cli
 from torchclaims.links import spec_links
 
+pytestmark = pytest.mark.e2e  # runs the mutants command and its probe in pytest subprocesses
+
 ENTRY = '''
 [[claim]]
 id = "tensors.{slug}"

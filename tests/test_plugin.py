@@ -8,6 +8,8 @@ import pytest
 
 from torchclaims import files, outcomes
 
+pytestmark = pytest.mark.e2e  # pytest runs of the plugin on scratch specs, most in a subprocess
+
 CATALOG = '''
 [[claim]]
 id = "tensors.right"
@@ -63,16 +65,6 @@ ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
 def set_locale(monkeypatch, env):
     for var, value in env.items():
         monkeypatch.setenv(var, value)
-
-
-@pytest.fixture
-def scratch(pytester, monkeypatch):
-    set_locale(monkeypatch, ENGLISH)  # the English assertions hold whatever the caller's locale
-    claims = pytester.mkdir("claims")
-    (claims / "tensors.toml").write_text(CATALOG, encoding="utf-8")
-    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
-    pytester.makepyfile(test_specs=SPECS)
-    return pytester
 
 
 HEAVY_SPEC = '''

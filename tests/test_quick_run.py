@@ -5,7 +5,9 @@ import torch
 
 import conftest as project_conftest
 
-from .test_plugin import SPECS, run, scratch  # noqa: F401  (the scratch fixture)
+from .test_plugin import SPECS, run
+
+pytestmark = pytest.mark.e2e  # pytest runs of the quick run's output
 
 
 def _call_reports(pytester, *args):

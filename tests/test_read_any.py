@@ -8,6 +8,8 @@ import pytest
 
 from torchclaims import catalog, cli, finder
 
+pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
+
 Cues = catalog.Cues
 CUES = {
     "autograd.detach-shares-storage": Cues(("detach",), (("共享", "share*", "!深拷贝", "!copies"),)),    # confirmed

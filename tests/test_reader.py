@@ -10,6 +10,8 @@ import pytest
 
 from torchclaims import anchors, catalog, cli, reader
 
+pytestmark = pytest.mark.e2e  # read over the seed documents and the committed history (seconds each)
+
 SEEDS = anchors.seeds_dir()
 DOC3 = SEEDS / "003_cc3cb04f54b5f923.txt"
 needs_seeds = pytest.mark.skipif(not DOC3.is_file(), reason=f"needs the documents in {SEEDS} (../shared/seeds/)")

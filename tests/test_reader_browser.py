@@ -13,9 +13,9 @@ import os
 import pytest
 
 from torchclaims import anchors, catalog, reader
-from tests.test_matrix_browser import browser, viewport  # noqa: F401  (the headless Chromium fixture)
+from tests.test_matrix_browser import viewport
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # e2e: headless Chromium
 SEEDS = anchors.seeds_dir()
 DOC3 = SEEDS / "003_cc3cb04f54b5f923.txt"
 DOC4 = SEEDS / "004_9d58428a819b84da.txt"
@@ -131,7 +131,7 @@ def _geometry(driver):
 
 
 @SIZES
-def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under_it(own_page, browser, size):  # noqa: F811
+def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under_it(own_page, browser, size):
     """Material: a sentence that makes a right and a wrong claim, the right one anchored first.
     True: the span is red, a tap opens the wrong claim with its truth, and the right one is listed
     under it; a partly+right span opens on the partly claim."""
@@ -154,7 +154,7 @@ def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under
 
 
 @SIZES
-def test_the_panel_leaves_the_text_its_width_and_keeps_its_close_button_in_reach(own_page, browser, size):  # noqa: F811
+def test_the_panel_leaves_the_text_its_width_and_keeps_its_close_button_in_reach(own_page, browser, size):
     """Material: none (the page's layout).  True: opening a claim changes neither the text's width
     nor, beyond one screen, the page's height; on a phone the panel is a sheet over the bottom of
     the text, the header is one line and the tapped sentence stays visible between them; the
@@ -182,7 +182,7 @@ def test_the_panel_leaves_the_text_its_width_and_keeps_its_close_button_in_reach
 
 @pytest.mark.parametrize("document", [DOC4, DOC3], ids=["004", "003"])
 @SIZES
-def test_the_material_page_keeps_its_height_when_a_claim_opens(tmp_path, browser, size, document):  # noqa: F811
+def test_the_material_page_keeps_its_height_when_a_claim_opens(tmp_path, browser, size, document):
     """Material: a seed document's page (tmp_path only).  True: opening a claim in the middle of
     the page leaves the text its width and the page its height, within one screen (a 26em panel
     beside the text once squeezed 004 into a column one character wide: 8,685 -> 184,555 px)."""
@@ -200,7 +200,7 @@ def test_the_material_page_keeps_its_height_when_a_claim_opens(tmp_path, browser
 
 
 @SIZES
-def test_the_panel_closes_by_its_button_by_escape_and_by_the_back_button(own_page, browser, size):  # noqa: F811
+def test_the_panel_closes_by_its_button_by_escape_and_by_the_back_button(own_page, browser, size):
     """Material: none (the page's controls).  True: each of the close button, the Esc key and
     the browser's back button closes the panel, stays on the page, and leaves no history entry
     behind (one more back would leave the page)."""
@@ -225,7 +225,7 @@ def test_the_panel_closes_by_its_button_by_escape_and_by_the_back_button(own_pag
 
 
 @pytest.mark.parametrize("document", ["own", "000_9a03721c87560f23.txt", "002_015987172f286748.txt", DOC3.name, DOC4.name])
-def test_next_wrong_statement_lands_on_wrong_claims_only(tmp_path, own_page, browser, document):  # noqa: F811
+def test_next_wrong_statement_lands_on_wrong_claims_only(tmp_path, own_page, browser, document):
     """Material: each document's page, walked with "next wrong statement" until it comes round.
     True: every stop opens a claim measured wrong, the stops go down the page, and together they
     show every wrong claim of the page (opened, or listed under a worse one)."""
@@ -256,7 +256,7 @@ def test_next_wrong_statement_lands_on_wrong_claims_only(tmp_path, own_page, bro
 
 
 @SIZES
-def test_the_screenshots_show_a_page_of_our_own_words(own_page, browser, size):  # noqa: F811
+def test_the_screenshots_show_a_page_of_our_own_words(own_page, browser, size):
     """Material: none (our own short document).  True: each of its sentences that makes a claim
     is a highlighted span; a tap opens the worst claim; the screenshot shows only this text."""
     viewport(browser, *size, scale=2 if size == PHONE else 1)
@@ -272,7 +272,7 @@ def test_the_screenshots_show_a_page_of_our_own_words(own_page, browser, size): 
     assert browser.save_screenshot(str(target)), target
 
 
-def test_a_click_opens_the_truth_and_filters_and_language_apply(tmp_path, browser):  # noqa: F811
+def test_a_click_opens_the_truth_and_filters_and_language_apply(tmp_path, browser):
     """Material: 003 with its anchors.  True: clicking a wrong span shows that claim's truth, the
     topic filter leaves only spans of that topic, "next wrong statement" lands on a wrong span,
     and the Chinese switch shows the Chinese truth."""

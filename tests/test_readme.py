@@ -111,6 +111,7 @@ def test_the_learn_part_opens_with_the_leads_section(guide, learn, title):
     assert body == [FINDER], body
 
 
+@pytest.mark.e2e  # runs the README's commands
 def test_make_setup_installs_the_package_editable_into_the_venv():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^setup:", makefile, re.M) and "pip install --quiet -c constraints.txt " in makefile
@@ -121,6 +122,7 @@ def test_make_setup_installs_the_package_editable_into_the_venv():
     assert out.returncode == 0 and pathlib.Path(out.stdout.strip()).parent == ROOT / "torchclaims", out
 
 
+@pytest.mark.e2e  # runs the README's commands
 def test_make_setup_says_which_torch_build_it_installed_and_the_size():
     dry = subprocess.run(["make", "-n", "-B", "setup", "TORCH_INDEX=https://download.pytorch.org/whl/cpu"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
@@ -133,6 +135,7 @@ def test_make_setup_says_which_torch_build_it_installed_and_the_size():
     assert re.search(r"^echo .*du -sh", dry.stdout, re.M), "the size of the venv is not printed"
 
 
+@pytest.mark.e2e  # runs the README's commands
 @pytest.mark.parametrize(("commands", "lang"), [(COMMANDS, "C.UTF-8"), (COMMANDS_ZH, "zh_CN.UTF-8")], ids=["en", "zh"])
 def test_each_quick_readme_command_runs_as_printed(tmp_path, commands, lang):
     """In the README's order (init before status), as one test so random order cannot swap them;

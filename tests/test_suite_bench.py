@@ -12,6 +12,7 @@ def _sleeper(seconds: float) -> str:
     return f"{sys.executable} -c 'import time; time.sleep({seconds}); print(\"3 passed in {seconds}s\")'"
 
 
+@pytest.mark.e2e  # runs the suite benchmark
 def test_the_report_gives_each_commands_runs_their_medians_and_the_ratio_of_the_medians(tmp_path, capsys):
     """Stand-ins sleeping 0.2 s and 0.7 s: the headline ratio is the median of one's runs over the
     median of the other's, as listed, and the slower stand-in is the slower one."""
@@ -46,6 +47,7 @@ def test_the_pairs_alternate_which_command_goes_first(monkeypatch):
     assert order == ["bare", "quick", "bare", "quick", "quick", "bare", "bare", "quick", "quick", "bare"], order
 
 
+@pytest.mark.e2e  # runs the suite benchmark
 def test_a_failing_quick_run_is_reported_and_exits_1(tmp_path, capsys):
     out = tmp_path / "r.md"
     failing = f"{sys.executable} -c 'import sys; print(\"1 failed\"); sys.exit(1)'"

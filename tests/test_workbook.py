@@ -25,6 +25,8 @@ import pytest
 
 from torchclaims import catalog, workbook
 
+pytestmark = pytest.mark.e2e  # the workbook commands and learn-mode runs, in subprocesses
+
 ROOT = catalog.ROOT
 LESSONS = workbook.load_lessons()
 PARALLEL = 2

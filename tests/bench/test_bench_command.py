@@ -10,6 +10,8 @@ from torchclaims import catalog
 
 from .helpers import cli, pair, results_file
 
+pytestmark = pytest.mark.e2e  # runs the bench-report command
+
 
 def test_bad_input_is_one_line_and_exit_status_2(tmp_path):
     missing = cli(str(tmp_path / "nope.json"), cwd=tmp_path)

@@ -20,6 +20,7 @@ def history():
     return [matrix.rederive(r, claims) for r in matrix.load_reports(REPORTS)]
 
 
+@pytest.mark.e2e  # runs git and nox
 def test_the_history_covers_every_minor_release_from_1_13_to_2_15(history):
     """Every minor release 1.13 and 2.0 to 2.15 has a report (the releases noxfile.py measures);
     several patches of one minor may, but one release on one device has one report."""
@@ -128,6 +129,7 @@ def test_a_runner_limit_written_as_not_applicable_is_caught(history):
         test_every_not_applicable_cell_names_what_that_release_lacks(planted)
 
 
+@pytest.mark.e2e  # runs git and nox
 def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tmp_path):
     commits = {r["commit"].split("+")[0] for r in history if r.get("commit")}
     if any(matrix._source_at(c, "noxfile.py") is None for c in commits):
