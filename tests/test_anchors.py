@@ -61,6 +61,7 @@ def test_every_anchor_matches_its_document_as_distributed(claims):
     assert problems == [], "\n".join(problems)
 
 
+@pytest.mark.e2e  # runs check over a planted catalog (seconds)
 @needs_seeds
 def test_a_planted_wrong_offset_fails_check(tmp_path, monkeypatch, capsys):
     """Material: an anchor records offsets.  True: an anchor moved by a few characters no longer

@@ -319,6 +319,7 @@ def _head():
                           text=True, check=True).stdout.strip()
 
 
+@pytest.mark.e2e  # runs git
 def test_a_claim_whose_spec_is_newer_than_the_report_is_not_measurable_there():
     """Today's links name a spec the report's commit did not have: the cell says so, never n/a."""
     claims = catalog.load()
@@ -332,6 +333,7 @@ def test_a_claim_whose_spec_is_newer_than_the_report_is_not_measurable_there():
     assert e["reason"] == f"{matrix.NEWER} ({new_spec})", e["reason"]
 
 
+@pytest.mark.e2e  # runs git
 def test_a_spec_that_existed_but_was_not_selected_is_not_called_newer():
     existing = next(name for name, _ in matrix.current_links()["tensors.view-needs-contiguous"])
     assert matrix.newer_specs(_head(), [], [(existing, False)]) == []

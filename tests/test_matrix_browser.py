@@ -11,7 +11,7 @@ import pytest
 
 from torchclaims import catalog, matrix, outcomes
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # e2e: headless Chromium
 
 
 def _entry(cid, material, expected, reason=""):
