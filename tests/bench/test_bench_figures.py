@@ -170,3 +170,18 @@ def test_figure_claims_need_a_benchmark_not_a_truth_spec():
     # planted: the same claims without a benchmark are ordinary gpu-only claims, which need a truth spec
     bare = {cid: catalog.Claim(**{**c.__dict__, "id": cid.replace("resnet50", "planted")}) for cid, c in without.items()}
     assert len(cli.link_problems({c.id: c for c in bare.values()}, {})) == 9
+
+
+def test_the_claims_report_records_a_figure_claim_as_measured_by_the_benchmark_report(monkeypatch):
+    monkeypatch.setattr(outcomes, "environment", lambda: {   # FIXTURE: a CUDA machine's, without asking it
+        "torch": "2.14.1+cu130", "torchvision": None, "python": "3.11.7", "platform": "p", "machine": "x86_64",
+        "cuda": "13.0", "device": "NVIDIA H200", "accelerator": "cuda"})
+    monkeypatch.setattr(outcomes, "specs_commit", lambda: None)
+    claims = catalog.load()
+    summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1")
+    report = outcomes.json_report(summary, claims, argv=["specs/", "--full"])
+    outcomes.validate_report(report)
+    for cid in RESNET:
+        entry = report["claims"][cid]
+        assert (entry["material"], entry["outcome"]) == ("measured", "skipped"), entry
+        assert entry["reason"].startswith("measured by the benchmark report"), entry["reason"]
