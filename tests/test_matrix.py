@@ -140,8 +140,8 @@ def test_two_reports_of_one_release_and_device_are_refused(reports, tmp_path):
 def test_the_summary_counts_flips_and_steady_claims(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
     text = matrix.render_markdown(loaded, matrix.build(loaded))
-    assert "changed between releases: 1 claims, 1 flips" in text
-    assert "the material holds on every release where it was measured: 1 claims" in text
+    assert "changed between releases: 1 claim, 1 flip" in text
+    assert "the material holds on every release where it was measured: 1 claim" in text
 
 
 def test_a_cell_the_catalog_does_not_expect_is_marked(reports):

@@ -266,7 +266,7 @@ def verdict_type(word: str) -> str:
     verdict = verdict_from_word(word)
     if verdict is None:
         lang = default_lang()
-        raise UsageError(text(lang, "unknown_verdict", word=word, labels=", ".join(catalog.VERDICTS),
+        raise UsageError(text(lang, "unknown_verdict", word=word, labels=(", " if lang == "en" else "、").join(catalog.VERDICTS),
                               zh="、".join(text("zh", v) for v in catalog.VERDICTS)))
     return verdict
 

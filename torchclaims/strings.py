@@ -186,7 +186,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:on_device": "{n} on {axis}", "mx:list_join": ", ",
         "mx:s_right": "- the material holds on every release where it was measured: {n} {n:claim|claims}",
         "mx:s_wrong": "- wrong on every release where it was measured: {wrong}; partly right throughout: {partly}",
-        "mx:s_changed": "- changed between releases: {claims} claims, {flips} flips (listed below)",
+        "mx:s_changed": "- changed between releases: {claims} {claims:claim|claims}, {flips} {flips:flip|flips} (listed below)",
         "mx:s_never": "- never measured (not checkable, GPU only, not applicable everywhere, ...): {n}",
         "mx:s_unexpected": ("- cells where the catalog expects another verdict: {unexpected}; cells with a broken spec "
                             "or a contradiction: {broken}"),
@@ -273,7 +273,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "did_you_mean": "（你是不是要找 {best}？{more}）", "also_close": "相近的还有：{names}",
         "claim_option": "--claim {name}：没有这条论断或主题{hint}；参见 python -m torchclaims claims --lang zh",
         "verdict_alias": "也可以用记分板的说法：right = confirmed（正确），wrong = refuted（错误）",
-        "unknown_verdict": "--verdict {word}：不是判定；目录中的判定有 {zh}，记分板的说法 正确、错误、部分正确 也可以（英文标签见 --help）",
+        "unknown_verdict": "--verdict {word}：不是判定；目录中的判定有 {zh}（英文标签 {labels}），记分板的说法 正确、错误、部分正确 也可以",
         "topic_head": "{topic} 是一个主题，共 {n} 条论断（查看其中一条：python -m torchclaims show ID）",
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
