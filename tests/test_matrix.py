@@ -466,3 +466,19 @@ def test_results_of_a_spec_that_no_longer_checks_the_claim_do_not_count():
     assert e["material"] == "right", e
     e = matrix.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links={})["claims"][cid]
     assert e["material"] == "wrong", "with no links known every result counts"
+
+
+@pytest.mark.parametrize("lang, warning", [("C.UTF-8", "is an interrupted run's partial report"),
+                                           ("zh_CN.UTF-8", "是一次中断运行留下的不完整报告")])
+def test_reading_a_partial_report_warns_that_it_is_incomplete(reports, tmp_path, capsys, monkeypatch, lang, warning):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    partial = tmp_path / "claims.json.partial"
+    data = json.loads(open(reports[0], encoding="utf-8").read())
+    data["interrupted"] = True
+    partial.write_text(json.dumps(data), encoding="utf-8")
+    matrix.load_reports([reports[1]])
+    assert warning not in capsys.readouterr().err, "a complete report warned"
+    matrix.load_reports([str(partial)])
+    assert warning in capsys.readouterr().err

@@ -84,6 +84,8 @@ def load_reports(paths: list[str]) -> list[dict]:
         except ValueError as exc:
             raise UsageError(f"{path}: {exc}") from None
         data["_path"] = str(path)
+        if data.get("interrupted") or str(path).endswith(".partial"):
+            print(text(default_lang(), "partial_report", path=path), file=sys.stderr)
         reports.append(data)
     if not reports:
         raise UsageError("give at least one report file")

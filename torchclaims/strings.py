@@ -169,7 +169,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:no_history_json": "{path}: no claims report (*.json) in it",
         "read:no_release": "--torch {torch}: not among the reports' releases ({releases})",
         "read:torch_report": "--torch chooses a release of --history; a --report has one release",
-        "read:partial": "{path}: an interrupted run's partial report (\"interrupted\": true): the claims it did not reach show as not measured",
         # ------------------------------------------------ a claim's history across releases (matrix.history)
         "h:right": "holds", "h:wrong": "wrong", "h:partly": "partly right",
         "h:every": "{verdict} on every release", "h:every_measured": "{verdict} on every release measured ({n} of {total})",
@@ -219,6 +218,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:nothing_written": "(nothing written: -o PATH writes PATH.md and PATH.html)",
         "mx:newer": "not measured: the spec is newer than this report ({specs})",
         "mx:no_spec": "no spec selected in this run",
+        "partial_report": ("warning: {path} is an interrupted run's partial report (\"interrupted\": true): "
+                           "the claims it did not reach count as not run"),
     },
     "zh": {
         "confirmed": "属实", "refuted": "错误", "partly": "部分属实",
@@ -352,7 +353,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:no_history_json": "{path}：其中没有论断报告（*.json）",
         "read:no_release": "--torch {torch}：报告中没有这个版本（有 {releases}）",
         "read:torch_report": "--torch 用来在 --history 中选择版本；--report 只有一个版本",
-        "read:partial": "{path}：这是一次中断运行留下的不完整报告（\"interrupted\": true），没有跑到的论断显示为未测",
         "h:right": "成立", "h:wrong": "错误", "h:partly": "部分正确",
         "h:every": "在所有版本上{verdict}", "h:every_measured": "在测过的 {n} 个版本上{verdict}（共 {total} 个）",
         "h:first": "{end} 及以前{verdict}", "h:last": "自 {since} 起{verdict}", "h:last_near": "最迟自 {since} 起{verdict}",
@@ -396,6 +396,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "mx:nothing_written": "（没有写入文件：-o PATH 会写入 PATH.md 和 PATH.html）",
         "mx:newer": "未测：用例比这份报告新（{specs}）",
         "mx:no_spec": "这次运行没有选中任何用例",
+        "partial_report": "注意：{path} 是一次中断运行留下的不完整报告（\"interrupted\": true），没有跑到的论断按未运行计",
     },
 }
 
