@@ -17,6 +17,8 @@ import pytest
 
 from torchclaims import catalog
 
+pytestmark = pytest.mark.e2e  # runs every command under a Chinese locale
+
 ROOT = catalog.ROOT
 SEED = ROOT.parent / "shared" / "seeds" / "003_cc3cb04f54b5f923.txt"
 COMMANDS = [
