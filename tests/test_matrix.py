@@ -279,6 +279,7 @@ def test_a_cpu_and_a_cuda_cell_never_flip_and_each_device_has_its_history(tmp_pa
                       "after": "2.11.0 cuda (H200)", "device": "cuda"}], flips
 
 
+@pytest.mark.e2e  # runs git
 def test_versions_ranges_are_checked_on_cuda_columns_by_their_release(tmp_path):
     from torchclaims import catalog as cat
     claims = cat.load()
