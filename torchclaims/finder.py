@@ -46,7 +46,7 @@ NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|not
 # verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"
 NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|避免|防止|\bavoid(?:s|ed|ing)?\b|\bprevent(?:s|ed|ing)?\b|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
                        r"|\bdisabl(?:e|es|ed|ing)\b|\bturn(?:s|ed)? off\b|\bswitch(?:es|ed)? off\b")
-FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹",
+FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹", "的说法", "这种说法",
            "is wrong", "are wrong", "is false", "a myth", "myth", "misconception", "not true", "incorrect",
            "is a mistake", "mistaken")
 # before a statement: it is reported as somebody's belief (to be corrected)
@@ -55,16 +55,19 @@ BELIEF = ("以为", "误认为", "误以为", "听说", "人说", "常说", "一
           "it is often said", "often said", "is often described", "often described as", "commonly believed",
           "widely believed", "you may have heard", "you might think", "you may read", "you'll often read",
           "you will often read", "many think", "many believe", "many tutorials", "some tutorials", "is often claimed",
-          "claimed", "claims that", "claim that", "a common belief", "contrary to", "supposedly", "folklore")
+          "claimed", "claims that", "claim that", "a common belief", "contrary to", "supposedly", "folklore",
+          "文章说", "文章写", "有人写", "说法是", "一个坑", "不能说", "并不是说", "insisted", "insists", "advice says",
+          "rule says", "often say", "described as", "you will also find", "you'll also find", "is said to",
+          "some claim", "it is claimed", "rumor", "rumour", "it is not true that", "it's not true that")
 # before a statement: a myth named as such; a negated statement after it is the correction, not the myth
-MYTH = ("误区", "误解", "误会", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception", "wrong:",
+MYTH = ("误区", "误解", "误会", "谣言", "错误说法", "错误观点", "错误认知", "myth", "misconception",
         "wrong belief", "a common mistake", "a common misunderstanding")
 CLAUSE = re.compile(r"[，,;；。.!?！？:：|\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                     r"|\bin fact\b|\bwhereas\b")
 CONTRAST = re.compile(r"[。!?！？\n]|但是|但|然而|而是|却|其实|实际上|事实上|\bbut\b|\bhowever\b|\bactually\b"
                       r"|\bin fact\b|\bwhereas\b|\bin reality\b")
 SCOPE = 14   # how far before a cue a negation may stand: CJK characters count 1, other characters 0.4
-BARRIER = re.compile(r"只是|仅仅|只|仅|\bonly\b|\bjust\b|\bmerely\b")   # 不搬数据只交换: the negation is another verb's
+BARRIER = re.compile(r"只是|仅仅|只(?!要|有)|仅|\bonly\b|\bjust\b|\bmerely\b")   # 不搬数据只交换: the negation is another verb's
 API_LIKE = re.compile(r"[._(]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 
 
@@ -300,8 +303,23 @@ def _flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) 
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
     reported = (any(w in norm[last.end():clause_end] for w in FALSITY) or any(w in segment for w in BELIEF)
-                or (not negations and any(w in segment for w in MYTH)))
+                or (not negations and any(w in segment for w in MYTH)) or _quoted_heading(norm, last))
     return negations + reported     # "有人说 X，这是错的" reports one myth: one flip, not two
+
+
+QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
+
+
+def _quoted_heading(norm: str, last: re.Match) -> bool:
+    """A heading that quotes the statement (## 3. "no_grad cuts memory by 37%"): a myth put up to be
+    examined, not the heading's own statement."""
+    if not norm.lstrip().startswith("#"):
+        return False
+    for left, right in QUOTES.items():
+        opened = norm.rfind(left, 0, last.start())
+        if opened >= 0 and norm.find(right, last.end()) >= 0 and (left != right or norm.count(left, 0, last.start()) % 2):
+            return True
+    return False
 
 
 def _resolve(raw: list[Mark]) -> list[Mark]:
