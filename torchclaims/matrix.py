@@ -236,6 +236,8 @@ def build(reports: list[dict]) -> dict:
         ids += [cid for cid in r["claims"] if cid not in ids]
     notes: dict[str, int] = {}
     rows, flips = [], []
+    figures = frozenset(cid for cid in ids if all((r["claims"].get(cid) or {}).get("material", "measured") == "measured"
+                                                  for r in reports))
     for cid in ids:
         entries = [r["claims"].get(cid) for r in reports]
         info = next(e for e in entries if e)
@@ -257,10 +259,9 @@ def build(reports: list[dict]) -> dict:
             if value in MEASURED:
                 previous[axes[i]] = (i, value)
         histories = {}
-        figure = all(c["material"] in ("measured", None) for c in cells)   # a figure claim: no spec scores it
         for lang in LANGS:
-            if figure:
-                histories[lang] = text(lang, "bench_figure_history", verdict=figure_verdict(cid, ids, lang))
+            if cid in figures:   # a figure claim: no spec scores it, the benchmark report does
+                histories[lang] = text(lang, "bench_figure_history", verdict=figure_verdict(cid, figures, lang))
                 continue
             parts = []
             for axis in groups:

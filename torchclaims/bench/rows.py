@@ -44,9 +44,11 @@ def _busy(extra: dict, threshold: float) -> bool:
     return any(x >= threshold for x in loads)
 
 
-def build_rows(data: dict, claims: dict | None = None, only: set[str] | None = None) -> list[Row]:
-    """Every claim row of the results (``only``: of these claims), with its figure and verdict
-    (or context reason)."""
+def build_rows(data: dict, claims: dict | None = None, only: set[str] | None = None,
+               judged_only: bool = False) -> list[Row]:
+    """Every claim row of the results (``only``: of these claims; ``judged_only``: without the
+    context rows, whose figures are then never computed), with its figure and verdict (or context
+    reason)."""
     claims = {} if claims is None else claims
     threshold = busy_load(data)
     rows = []
@@ -59,8 +61,10 @@ def build_rows(data: dict, claims: dict | None = None, only: set[str] | None = N
             cid = str(entry["claim"])
             if only is not None and cid not in only:
                 continue
-            fig = figure_of(entry)
             reason = context_reason(entry, claims.get(cid))
+            if judged_only and reason is not None:
+                continue
+            fig = figure_of(entry)
             verdict = None
             if reason is None:
                 verdict = judge(entry, fig)

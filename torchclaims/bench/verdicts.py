@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 import pathlib
+import types
 
-from .. import catalog
+from .. import catalog, outcomes
 from ..errors import UsageError
 from .phrases import say
 from .results import committed_results, load_results
@@ -33,11 +34,12 @@ def figure_verdict(cid: str, figures, lang: str = "en") -> str:
 
 @functools.cache
 def _committed(root: str, ids: frozenset, lang: str) -> dict[str, str]:
-    claims = catalog.load()
+    # Figure claims are gpu-only by definition (outcomes.FIGURE_VERDICT): all context_reason asks of them.
+    claims = {cid: types.SimpleNamespace(id=cid, verdict=outcomes.FIGURE_VERDICT) for cid in ids}
     rows = []
     for path in committed_results(pathlib.Path(root)):
         try:
-            rows += build_rows(load_results(path), claims, only=set(ids))
+            rows += build_rows(load_results(path), claims, only=set(ids), judged_only=True)
         except UsageError:   # a broken results file gives no verdict; bench-report says why
             continue
     return claim_verdicts(rows, lang)
