@@ -185,3 +185,18 @@ def test_the_claims_report_records_a_figure_claim_as_measured_by_the_benchmark_r
         entry = report["claims"][cid]
         assert (entry["material"], entry["outcome"]) == ("measured", "skipped"), entry
         assert entry["reason"].startswith("measured by the benchmark report"), entry["reason"]
+
+
+def test_a_committed_gpu_run_gives_the_scoreboard_its_verdicts(tmp_path):
+    """A planted GPU results file committed under reports/bench/gpu/: the figure claims with a row judged on
+    the H200 get its verdict, through the same path the scoreboard and the matrix take."""
+    import json
+    (tmp_path / "reports" / "bench" / "gpu").mkdir(parents=True)
+    data = planted_gpu_results()
+    (tmp_path / "reports" / "bench" / "gpu" / "gpu.json").write_text(json.dumps(data), encoding="utf-8")
+    found = verdicts.committed_verdicts(RESNET, root=tmp_path)
+    judged = {r.claim_id for r in bench_rows.build_rows(data, {}) if r.verdict is not None and r.claim_id in RESNET}
+    assert found.keys() == judged and "compile.resnet50-compile-default-throughput" in found, sorted(found)
+    assert found["compile.resnet50-compile-default-throughput"].startswith("weaker (on NVIDIA H200")
+    quick = bench_rows.build_rows(data, {}, judged_only=True)
+    assert quick and all(r.verdict is not None for r in quick)
