@@ -1,16 +1,17 @@
 # Two commands for a fresh clone (both idempotent: the venv is built once and refreshed
 # only when pyproject.toml or constraints.txt changes):
 #   make specs   set up, then run the specs with the claim scoreboard (the learner's quick run)
-#   make test    set up, then run everything: the catalog link check, every spec (slow,
+#   make test    set up, then run everything: ruff, the catalog link check, every spec (slow,
 #                compile and distributed included) and the tooling tests, in random order
 #                and in parallel, then the fast subset of the planted faults
+# and the contributor's loop (under a minute): make quick   ruff and the unit tests of the tooling
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # TORCH_INDEX=https://download.pytorch.org/whl/cpu: torch's CPU-only wheels (README, "Two commands")
 TORCH_INDEX ?=
 
-.PHONY: setup specs test
+.PHONY: setup specs test quick
 setup: $(VENV)/.installed
 
 # The pinned default (constraints.txt: torch 2.14.1, torchvision 0.29.1 and the tooling). With a torch
@@ -28,9 +29,15 @@ specs: setup
 	$(PY) -m pytest specs/
 
 test: setup
+	$(PY) -m ruff check .
 	$(PY) -m torchclaims check
 	$(PY) -m pytest specs/ tests/ --full -n auto --dist worksteal -p randomly --claims-report reports/last-run.json
 	$(PY) -m torchclaims mutants --fast
+
+# No specs, no end-to-end tests (marked e2e), no project-content checks (tests/content/): make test runs those.
+quick: setup
+	$(PY) -m ruff check .
+	$(PY) -m pytest tests/ -m "not e2e" --ignore=tests/content -q
 
 # The GPU run on a machine with CUDA and its own torch (docs/gpu.md); OUT and WHEELS are yours, COMMIT
 # where the tree has no .git and the wheel folder no COMMIT stamp. Without a GPU torch can see: exit 2.
