@@ -14,9 +14,11 @@ The data lives in ``claims/anchors/<seed>.toml`` (outside the ``claims/*.toml`` 
 ``[[anchor]]`` per claim and cited section, and ``[[unanchored]]`` entries with the reason a
 document does not make a claim (kept after the claim's ``source`` stops citing it). An anchor
 covers whole units of the project's one segmentation (torchclaims/segment.py): ``check``
-refuses a span that starts or ends inside a sentence, or lies outside its section. ``python -m torchclaims anchors propose ID`` proposes the span for a claim
-from its section and key terms for the author to confirm; ``check`` verifies every anchor
-against the documents when ``../shared/seeds/`` is there.
+refuses a span that starts or ends inside a sentence, or lies outside its section, and
+verifies every anchor against the documents when ``../shared/seeds/`` is there.
+``python -m torchclaims anchors propose ID`` proposes sentences for a claim from its section and
+key terms; the author reads them and records the right one with ``anchors set`` (or the reason a
+document does not make the claim with ``anchors skip``).
 """
 from __future__ import annotations
 
@@ -74,8 +76,12 @@ def _fold(ch: str) -> str:
 
 def normalise(text: str) -> tuple[str, list[int]]:
     """The text as ``_fold`` reads it, and for each of its characters the index of the original
-    character it came from. Character by character, so a span's normal form is a slice of the
-    whole text's."""
+    character it came from. The text is first read as simplified Chinese by OpenCC's phrase
+    tables (so 反覆 is read as 反复, which no character table can do); where that would change the
+    text's length, character by character only."""
+    simple = _T2S.convert(text) if any(ord(ch) > 0x2e7f for ch in text) else text
+    if len(simple) == len(text):
+        text = simple
     out: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
@@ -368,7 +374,14 @@ class Copy:
             self.index[h].append(i)
 
     def _orig(self, start: int, length: int) -> tuple[int, int]:
-        return self.where[start], self.where[start + length - 1] + 1
+        """Where a normalised stretch lies in the copy, with the opening quotes and brackets just
+        before it and the closing or final punctuation just after it (a sentence with its 。)."""
+        first, end = self.where[start], self.where[start + length - 1] + 1
+        while first > 0 and unicodedata.category(self.text[first - 1]) in ("Ps", "Pi"):
+            first -= 1
+        while end < len(self.text) and unicodedata.category(self.text[end]) in ("Pe", "Pf", "Po"):
+            end += 1
+        return first, end
 
     def find(self, anchor: Anchor) -> tuple[list[tuple[int, int]], str]:
         """Every place of the copy whose normalised text has the anchor's digest; else why not."""
