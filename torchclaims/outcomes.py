@@ -304,12 +304,15 @@ def figure_claims(claims: dict[str, Claim], bench_dir: pathlib.Path = ROOT / "be
     return {cid for cid, claim in claims.items() if is_figure(claim, bench_dir)}
 
 
-def classify(claim: Claim, tests: list[TestResult], torch_version: str, figure: bool | None = None) -> ClaimOutcome:
-    """``figure``: whether the claim is a figure claim (None: ``is_figure`` decides)."""
+def classify(claim: Claim, tests: list[TestResult], torch_version: str, figure: bool | None = None,
+             measured: str | None = None) -> ClaimOutcome:
+    """``figure``: whether the claim is a figure claim (None: ``is_figure`` decides); ``measured``: the
+    benchmark report's verdict of a figure claim, where it has one."""
     if claim.verdict == "pending":
         return ClaimOutcome(claim, "pending", "not verified yet", tests, "skipped", None)
     if is_figure(claim) if figure is None else figure:   # no spec scores a figure: the benchmark report does
-        return ClaimOutcome(claim, "skipped", text("en", "bench_figure_reason"), tests, "measured", None)
+        why = text("en", "bench_figure_reason") + (f": {measured}" if measured else "")
+        return ClaimOutcome(claim, "skipped", why, tests, "measured", None)
     said, why = material(claim, tests)
     want = expected(claim, torch_version)
     if said in ("broken", "not-applicable", "skipped"):
@@ -325,14 +328,19 @@ def classify(claim: Claim, tests: list[TestResult], torch_version: str, figure: 
     return ClaimOutcome(claim, outcome, why, tests, said, want)
 
 
-def summarize(claims: dict[str, Claim], results: Results, torch_version: str | None = None) -> list[ClaimOutcome]:
+def summarize(claims: dict[str, Claim], results: Results, torch_version: str | None = None,
+              verdicts=None) -> list[ClaimOutcome]:
+    """``verdicts``: figure claim ids -> {id: the benchmark report's verdict} (``bench.verdicts.committed_verdicts``,
+    which the entries pass down: this layer does not read benchmark results)."""
     if torch_version is None:
         import torch
         torch_version = torch.__version__
+    figures = figure_claims(claims)
+    found = verdicts(figures) if verdicts is not None and figures else {}
     summary = []
     for cid, claim in claims.items():
         tests = list(results.by_claim.get(cid, {}).values()) + results.skipped_files.get(cid, [])
-        summary.append(classify(claim, tests, torch_version))
+        summary.append(classify(claim, tests, torch_version, cid in figures, found.get(cid)))
     return summary
 
 

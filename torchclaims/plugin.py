@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
+from .bench.verdicts import committed_verdicts
 from .files import write_whole
 from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
 from .links import claim_marks
@@ -327,7 +328,7 @@ def pytest_sessionfinish(session, exitstatus):
     path = config.getoption("--claims-report")
     if _is_worker(config) or not path or config.getoption("--collect-only"):
         return
-    summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS])
+    summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS], verdicts=committed_verdicts)
     report = outcomes.json_report(summary, config.stash[CATALOG], argv=sys.argv[1:])
     report["interrupted"] = stopped
     target = pathlib.Path(path)

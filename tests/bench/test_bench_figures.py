@@ -185,6 +185,11 @@ def test_the_claims_report_records_a_figure_claim_as_measured_by_the_benchmark_r
         entry = report["claims"][cid]
         assert (entry["material"], entry["outcome"]) == ("measured", "skipped"), entry
         assert entry["reason"].startswith("measured by the benchmark report"), entry["reason"]
+    planted = {"compile.resnet50-compile-default-throughput": "weaker (planted reason)"}
+    summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1", verdicts=lambda ids: planted)
+    report = outcomes.json_report(summary, claims, argv=[])
+    assert report["claims"]["compile.resnet50-compile-default-throughput"]["reason"].endswith(": weaker (planted reason)")
+    assert report["claims"]["compile.resnet50-eager-memory"]["material"] == "measured"
 
 
 def test_a_committed_gpu_run_gives_the_scoreboard_its_verdicts(tmp_path):
