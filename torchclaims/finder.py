@@ -5,7 +5,7 @@ a code line); a passage is one unit, or two or three consecutive units of one pa
 claim's cues (``[claim.find]`` in its catalog entry: ``catalog.Cues``) decide whether a passage
 makes it: one of its ``subject`` phrases and one phrase of every ``says`` group, none of its
 ``unless`` phrases. Matching runs on a normalised form of the text (NFKC, case-folded,
-traditional Chinese as simplified by OpenCC), so a traditional-Chinese or full-width copy reads
+traditional Chinese as simplified by OpenCC, Taiwan's words included), so a traditional-Chinese or full-width copy reads
 the same.
 
 Stance: the passage *asserts* the entry's ``says`` or *denies* it. The finder counts the
@@ -90,12 +90,13 @@ class Mark:
 @functools.cache
 def _t2s():
     import opencc
-    return opencc.OpenCC("t2s")
+    return opencc.OpenCC("tw2sp")   # characters and Taiwan's words: 記憶體 is 内存, 預設值 is 默认值
 
 
 def normal(text: str) -> str:
-    """NFKC, case-folded, traditional characters made simplified, white space runs as one space.
-    Kept character for character where it can be (OpenCC's t2s maps one character to one)."""
+    """NFKC, case-folded, traditional Chinese made simplified (characters and the Taiwanese words
+    for memory, default, process...: OpenCC tw2sp), white space runs as one space. A passage is
+    matched as a whole unit, so a converted word may change its length."""
     text = unicodedata.normalize("NFKC", text).casefold()
     if any("\u3400" <= ch <= "\u9fff" for ch in text):
         text = _t2s().convert(text)
@@ -128,7 +129,9 @@ def phrase_pattern(phrase: str) -> str:
     if body.endswith(r"\s?"):
         body = body[:-3]
     head = r"(?<![a-z0-9])" if p[:1].isascii() and p[:1].isalnum() else ""
-    tail = "" if prefix or not (p[-1:].isascii() and p[-1:].isalnum()) else r"(?![a-z0-9])"
+    # a word ending takes its plural (buffers, state dicts), a trailing * any ending
+    tail = "" if prefix or not (p[-1:].isascii() and p[-1:].isalnum()) else \
+        (r"(?:e?s)?(?![a-z0-9])" if p[-1:].isalpha() else r"(?![a-z0-9])")
     return head + body + tail
 
 
