@@ -2,7 +2,7 @@
 
 Needs Debian's chromium and chromium-driver (``.ci/run`` installs them); elsewhere the test
 skips with that reason, except under CI=true, where a missing browser is a failure.
-Set TORCHCLAIMS_SCREENSHOT=reports/matrix.png to save the screenshot committed next to the matrix.
+Set TORCHCLAIMS_SCREENSHOTS=1 to save the screenshot committed next to the matrix (reports/matrix.png).
 """
 import json
 import os
@@ -98,5 +98,38 @@ def test_the_committed_matrix_loads_and_filters(browser, tmp_path):
     assert len(_shown(browser)) == len(data["rows"]) > 300
     browser.find_element(By.ID, "changed").click()
     assert sorted(_shown(browser)) == sorted(row["id"] for row in data["rows"] if row["flips"])
-    target = os.environ.get("TORCHCLAIMS_SCREENSHOT")
-    browser.save_screenshot(target or str(tmp_path / "matrix.png"))
+    target = committed.parent / "matrix.png" if os.environ.get("TORCHCLAIMS_SCREENSHOTS") == "1" else tmp_path / "matrix.png"
+    browser.save_screenshot(str(target))
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop-1280x900", "phone-390x844"])
+def test_the_table_fits_1280_and_scrolls_sideways_on_a_phone_under_a_fixed_claim_column(browser, tmp_path, size):
+    """The page of the committed claim history (every release as a column), rendered now: at
+    1280 px the table fits without scrolling sideways; on a phone the page keeps the phone's width
+    (its viewport) and only the table scrolls, its claim column and header row staying in place."""
+    claims = catalog.load()
+    paths = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("*.json"))
+    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
+    page = tmp_path / "history.html"
+    page.write_text(matrix.render_html(reports, matrix.build(reports), claims), encoding="utf-8")
+    viewport(browser, *size)
+    browser.get(page.as_uri())
+    measure = """
+        const w = document.getElementById('table'), box = el => el.getBoundingClientRect();
+        const row = w.querySelector('tr.claim'), head = w.querySelector('thead th');
+        return {viewport: innerWidth, width: document.documentElement.clientWidth, page: document.documentElement.scrollWidth,
+                scroll: w.scrollWidth, client: w.clientWidth, wrap: box(w).left, wrap_top: box(w).top,
+                claim: box(row.children[0]).left, verdict: box(row.children[1]).left, head: box(head).top,
+                columns: head.parentElement.children.length};"""
+    at = browser.execute_script(measure)
+    assert at["columns"] == 3 + len(reports) > 15, at
+    assert at["viewport"] == size[0] and at["page"] <= at["width"], f"the page is {at['page']} px wide in a {size[0]} px window"
+    if size[0] >= 1280:
+        assert at["scroll"] <= at["client"], f"the table needs {at['scroll']} px, has {at['client']}"
+        return
+    assert at["scroll"] > at["client"], f"the table ({at['scroll']} px) should scroll inside {at['client']} px"
+    browser.execute_script("const w = document.getElementById('table'); w.scrollLeft = w.scrollWidth; w.scrollTop = 600")
+    moved = browser.execute_script(measure)
+    assert moved["verdict"] < at["verdict"] - 100, "the table did not scroll sideways"
+    assert abs(moved["claim"] - at["claim"]) < 1, f"the claim column moved from {at['claim']} to {moved['claim']}"
+    assert abs(moved["head"] - moved["wrap_top"]) < 2, f"the header row left the top of the table: {moved}"

@@ -135,6 +135,7 @@ def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under
     """Material: a sentence that makes a right and a wrong claim, the right one anchored first.
     True: the span is red, a tap opens the wrong claim with its truth, and the right one is listed
     under it; a partly+right span opens on the partly claim."""
+    from selenium.webdriver.common.by import By
     claims = catalog.load()
     viewport(browser, *size)
     browser.get(own_page.as_uri())
@@ -146,6 +147,9 @@ def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under
     assert shown["opened"] == "tensors.from-numpy-float64-raises", shown
     assert shown["truth"] == claims["tensors.from-numpy-float64-raises"].truth
     assert shown["others"] == ["tensors.from-numpy-shares"], shown
+    _tap(browser, browser.find_element(By.CSS_SELECTOR, "#panel .opened button.go"), size)   # listed under its head
+    other = browser.find_element(By.CSS_SELECTOR, "#panel details.claim .truth")
+    assert other.is_displayed() and other.text == claims["tensors.from-numpy-shares"].truth, other.text
 
     _tap(browser, _mark_of(browser, "tensors.view-needs-contiguous"), size)
     shown = _panel(browser)

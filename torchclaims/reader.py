@@ -176,6 +176,7 @@ mark.off{background:none;border:none;cursor:text}mark.current{outline:3px solid 
 #panel h3{font-size:14px;margin:.4em 0 .2em}#panel .claim{padding:.3em 0}
 #panel details.claim{border-top:1px solid #ddc}#panel summary{cursor:pointer;padding:.3em 0}
 #panel h3.also{border-top:2px solid #ccb;padding-top:.5em;margin-top:.8em}
+#panel .also-list{margin:.3em 0;font-size:13px}#panel button.go{font-size:12px;margin:2px 0;text-align:left}
 #panel code{font-size:12px;overflow-wrap:anywhere}#panel .cells span{display:inline-block;font-size:11px;padding:0 3px;margin:1px;border-radius:2px}
 .c-right{background:#d4eed4}.c-wrong{background:#f6c4c4}.c-partly{background:#fbe3b5}.c-other{background:#eee;color:#777}
 #missing{font-size:13px;padding:0 1em 2em}#missing li{font-family:monospace;overflow-wrap:anywhere}
@@ -249,7 +250,10 @@ function show(m){
   current = m;
   for (const x of statement(m)) x.classList.add('current');
   const [first, ...others] = visible(m);
-  $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}${claimBody(first)}</div>`
+  // the others first as a line of buttons under the opened claim's head (seen without scrolling the sheet), then in full
+  const chips = others.map(cid => `<button class="go" data-go="${esc(cid)}"><span class="sw ${D.claims[cid].kind}"></span><code>${esc(cid)}</code></button>`);
+  $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}`
+    + (others.length ? `<p class="also-list">${esc(T('also'))}${lang === 'zh' ? '：' : ': '}${chips.join(' ')}</p>` : '') + `${claimBody(first)}</div>`
     + (others.length ? `<h3 class="also">${esc(T('also'))}</h3>` : '')
     + others.map(cid => `<details class="claim" data-id="${esc(cid)}"><summary>${claimHead(cid)}</summary>${claimBody(cid)}</details>`).join('');
 }
@@ -302,6 +306,11 @@ function translate(){
   if (current) show(current);
 }
 document.addEventListener('click', e => {
+  const go = e.target.closest('#panel button.go');
+  if (go){
+    const d = [...document.querySelectorAll('#panel details.claim')].find(x => x.dataset.id === go.dataset.go);
+    d.open = true; d.scrollIntoView({block: 'nearest'}); return;
+  }
   const m = e.target.closest('#doc mark');
   if (m && !m.classList.contains('off')) openPanel(m, false);
 });
