@@ -54,8 +54,8 @@ import dataclasses
 import functools
 import importlib.metadata
 import os
-import platform
 import pathlib
+import platform
 import re
 import subprocess
 

@@ -7,8 +7,7 @@ import sys
 import numpy as np
 
 from torchclaims import catalog
-from torchclaims.bench import results as bench_results, rows as bench_rows, rule
-from torchclaims.bench import statistics as st
+from torchclaims.bench import results as bench_results, rows as bench_rows, rule, statistics as st
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 

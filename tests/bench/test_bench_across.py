@@ -3,8 +3,7 @@ import json
 
 import pytest
 
-from torchclaims.bench import across, command
-from torchclaims.bench import statistics as st
+from torchclaims.bench import across, command, statistics as st
 from torchclaims.errors import UsageError
 
 from .helpers import release

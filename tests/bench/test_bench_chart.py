@@ -1,8 +1,7 @@
 """The chart: one panel per kind of quantity, drawn from the rows the report was built from."""
 import pytest
 
-from torchclaims.bench import chart
-from torchclaims.bench import rows as bench_rows
+from torchclaims.bench import chart, rows as bench_rows
 
 from .helpers import pair, results_file
 

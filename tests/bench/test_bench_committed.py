@@ -2,8 +2,7 @@
 import pytest
 
 from torchclaims import catalog, links
-from torchclaims.bench import command, markdown, quotes
-from torchclaims.bench import results as bench_results
+from torchclaims.bench import command, markdown, quotes, results as bench_results
 
 from .helpers import committed_rows
 

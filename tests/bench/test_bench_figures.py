@@ -4,8 +4,7 @@ import io
 import textwrap
 
 from torchclaims import catalog, cli, lint, matrix, outcomes, scoreboard
-from torchclaims.bench import verdicts
-from torchclaims.bench import rows as bench_rows
+from torchclaims.bench import rows as bench_rows, verdicts
 
 from .helpers import planted_gpu_results
 
@@ -73,7 +72,7 @@ def test_only_a_row_measured_on_comparable_hardware_gives_a_figure_claim_a_verdi
     judged = {r.claim_id for r in rows if r.verdict is not None}
     assert found.keys() == judged and judged, (sorted(found), sorted(judged))
     assert "compile.resnet50-eager-throughput" not in found, "an A100's absolute images/s has no verdict on an H200"
-    for cid, said in found.items():
+    for said in found.values():
         assert said.split(" (")[0] in rule_words(), said
     zh = verdicts.claim_verdicts(rows, "zh")
     assert zh.keys() == found.keys() and all("NVIDIA H200" in v for v in zh.values())

@@ -1,8 +1,7 @@
 """Comparable hardware: a figure for other hardware is context; a GPU run judges the figures of its class."""
 import pytest
 
-from torchclaims.bench import markdown, rule
-from torchclaims.bench import rows as bench_rows
+from torchclaims.bench import markdown, rows as bench_rows, rule
 
 from .helpers import CatalogClaim, pair, planted_gpu_results, results_file
 

@@ -1,9 +1,7 @@
 """The benchmarks' measuring kit (benchmarks/benchkit.py, benchmarks/conftest.py) and the GPU benchmark's row builder."""
 import pytest
 
-from torchclaims.bench import rule
-from torchclaims.bench import rows as bench_rows
-from torchclaims.bench import statistics as st
+from torchclaims.bench import rows as bench_rows, rule, statistics as st
 
 from .helpers import bench_conftest, benchkit, benchmarks_module, results_file
 

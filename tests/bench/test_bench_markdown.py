@@ -1,7 +1,6 @@
 """The rendered report: every row's interval, spread and rounds, the load, the claims whose benchmark did not run."""
 from torchclaims import catalog, links
-from torchclaims.bench import markdown
-from torchclaims.bench import rows as bench_rows
+from torchclaims.bench import markdown, rows as bench_rows
 
 from .helpers import CatalogClaim, pair, results_file
 

@@ -2,8 +2,7 @@
 import numpy as np
 import pytest
 
-from torchclaims.bench import rule
-from torchclaims.bench import statistics as st
+from torchclaims.bench import rule, statistics as st
 
 from .helpers import pair, verdict_of
 

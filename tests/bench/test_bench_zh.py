@@ -5,15 +5,14 @@ import re
 import pytest
 
 from torchclaims import strings
-from torchclaims.bench import command, markdown, rule
-from torchclaims.bench import rows as bench_rows
+from torchclaims.bench import command, markdown, rows as bench_rows, rule
 
 from .helpers import pair, results_file, verdict_of
 
 # Latin words a Chinese sentence of the report may carry: names of things, units, placeholders' neighbours.
 NAMES = {"IQR", "CPU", "GPU", "CUDA", "NVIDIA", "GeForce", "RTX", "Instinct", "H200", "H100", "A100", "MB",
          "torch", "compile", "eager", "torchvision", "pytest", "benchmark", "json", "JSON", "TORCHCLAIMS_BENCH_ROUNDS",
-         "TORCHCLAIMS_BENCH_SMOKE", "proc", "stat", "utils", "Timer", "gpu", "only", "ResNet", "RTX", "bench",
+         "TORCHCLAIMS_BENCH_SMOKE", "proc", "stat", "utils", "Timer", "gpu", "only", "ResNet", "bench",
          "report", "md", "zh", "CN", "lang", "python", "m", "torchclaims", "show", "cid", "x", "images", "s", "GB",
          "UTC", "ID", "RTX 3090", "V100"}
 

@@ -94,7 +94,7 @@ def render_chart(rows: list[Row], path: pathlib.Path, torch_version: str = "") -
             high = max(max(p["high"], p["material"] or p["high"], p["bound"] or p["high"]) for p in points)
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             narrow = low > 0 and high / low < 30      # few decades: label the minor ticks too
-            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if narrow else ""))
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _, narrow=narrow: f"{v:g}" if narrow else ""))
             ax.tick_params(axis="x", which="minor", labelsize=7)
         if key in ("ratio", "percent"):
             ax.axvline(1.0 if key == "ratio" else 0.0, color="gray", linewidth=1, linestyle="--")

@@ -15,8 +15,8 @@ from .. import files
 from ..errors import Parser, UsageError
 from ..strings import default_lang
 from .across import render_across
-from .markdown import REPORT_NAMES, render_markdown
 from .chart import render_chart
+from .markdown import REPORT_NAMES, render_markdown
 from .results import catalog_or_empty, load_results, torch_info
 from .rows import build_rows
 
