@@ -129,8 +129,11 @@ def phrase_pattern(phrase: str) -> str:
     if body.endswith(r"\s?"):
         body = body[:-3]
     head = r"(?<![a-z0-9])" if p[:1].isascii() and p[:1].isalnum() else ""
-    # a word ending takes its plural (buffers, state dicts), a trailing * any ending
-    tail = "" if prefix or not (p[-1:].isascii() and p[-1:].isalnum()) else \
+    # a word ending takes its plural (buffers, state dicts), a trailing * any ending; an API name
+    # (pin_memory, x.view) needs no end boundary: a copy that lost its "=" glues it to its value
+    # (pin_memoryTrue, num_workers0)
+    api = any(c in p for c in "_.(") and p[-1:].isalpha()
+    tail = "" if prefix or api or not (p[-1:].isascii() and p[-1:].isalnum()) else \
         (r"(?:e?s)?(?![a-z0-9])" if p[-1:].isalpha() else r"(?![a-z0-9])")
     return head + body + tail
 
