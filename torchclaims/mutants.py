@@ -28,6 +28,7 @@ import pathlib
 from typing import Callable, Iterable, Mapping
 
 from .catalog import ROOT
+from .files import write_whole
 from .links import claim_marks
 
 MUTANTS_DIR = ROOT / "mutants"
@@ -149,6 +150,5 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session):
     if _state:
-        pathlib.Path(os.environ[RED_CLAIMS_ENV]).write_text(
-            "".join(f"{cid}\n" for cid in sorted(_state["red"])), encoding="utf-8")
+        write_whole(os.environ[RED_CLAIMS_ENV], "".join(f"{cid}\n" for cid in sorted(_state["red"])))
     _state.clear()
