@@ -413,3 +413,36 @@ def test_enumerations_and_table_rows_of_a_long_run_are_units():
                                                    "1.13.1只能用脚本导出遇到旧版本时有两级办法"], units
     assert any(u.startswith("二级是") for u in units), units
     assert "torch.compile(modea)20.1" in units and "torch.compile(modeb)22.3结束。" in units, units
+
+
+@needs_seeds
+def test_a_document_that_does_not_make_a_claim_is_recorded_with_its_reason(tmp_path, monkeypatch, capsys):
+    """Material: a source that cites a section which does not make the claim.  True: `anchors
+    skip --section` drops that anchor and records the reason; once the claim's source stops citing
+    the section check is clean, and while it still cites it nothing is reported either (the
+    reason stands for it); `anchors drop` of an anchor that is not there is one line, status 2."""
+    folder = tmp_path / "claims"
+    shutil.copytree(catalog.CLAIMS_DIR, folder)
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(folder))
+    a = next(a for a in anchors.load(folder / "anchors").by_document(DOC4) if a.section == "6")
+    argv = ["anchors", "skip", a.claim, "--doc", DOC4, "--section", "6", "--reason", "not made there"]
+    assert cli.main(argv) == 0
+    found = anchors.load(folder / "anchors")
+    assert (a.claim, "6") not in {(x.claim, x.section) for x in found.by_document(DOC4)}
+    assert any(u.claim == a.claim and u.section == "6" and u.reason == "not made there" for u in found.unanchored)
+    claims = catalog.load()
+    assert [p for p in anchors.problems(claims, directory=folder / "anchors") if a.claim in p] == []
+    toml = next(p for p in folder.glob("*.toml") if f'id = "{a.claim}"' in p.read_text(encoding="utf-8"))
+    text = toml.read_text(encoding="utf-8")
+    line = re.search(rf'^id = "{re.escape(a.claim)}"\nsource = (.*)$', text, re.M)[1]
+    kept = [s for s in re.findall(r'"([^"]+)"', line) if s != f"{DOC4} §6"]
+    toml.write_text(text.replace(f'id = "{a.claim}"\nsource = {line}',
+                                 f'id = "{a.claim}"\nsource = [' + ", ".join(f'"{s}"' for s in kept) + "]"),
+                    encoding="utf-8")
+    claims = catalog.load()
+    assert f"{DOC4} §6" not in claims[a.claim].source
+    assert [p for p in anchors.problems(claims, directory=folder / "anchors") if a.claim in p] == []
+    capsys.readouterr()
+    assert cli.main(["anchors", "drop", a.claim, "--doc", DOC4, "--section", "6"]) == 2
+    err = capsys.readouterr().err
+    assert "no anchor" in err and err.count("\n") == 1, err
