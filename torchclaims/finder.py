@@ -32,6 +32,7 @@ import unicodedata
 from . import catalog
 from .segment import Sentences, comment_of
 
+SPREAD = 80         # characters between a passage's first and last cue before confidence drops
 SHOWN = 0.5          # the default threshold: marks below it are shown with --all only
 MENTION = 0.35       # the confidence of a mention (below SHOWN: shown with --all)
 WINDOW = 3           # units in a passage, at most
@@ -258,8 +259,11 @@ class Finder:
         spans = [(m.start(), m.end()) for m, _ in found] + [(subject.start(), subject.end())]
         flips = _flips(norm, last, first, spans) + sum(flipped for _, flipped in found)
         stance = "denies" if (flips % 2 == 1) != claim.cues.negated else "asserts"
+        # the cues of a long passage may belong to different statements: the farther apart, the less sure
+        spread = max(m.end() for m, _ in found + [(subject, False)]) - min(m.start() for m, _ in found + [(subject, False)])
         confidence = 0.45 + 0.1 * min(len(claim.groups), 3) / 3 + (0.2 if width == 1 else 0.1 if width == 2 else 0.0) \
-            + (0.1 if claim.api else 0.0) + (0.05 if len(subject.group(0)) >= 6 else 0.0)
+            + (0.1 if claim.api else 0.0) + (0.05 if len(subject.group(0)) >= 6 else 0.0) \
+            - min(0.3, max(0, spread - SPREAD) / 400)
         why = f"subject {subject.group(0)!r}; " + ", ".join(("!" if f else "") + repr(m.group(0)) for m, f in found)
         if flips:
             why += f"; {flips} flip(s)"
