@@ -1,7 +1,6 @@
 """The one sentence segmentation (torchclaims/segment.py): what the finder searches, what the
 anchors' check holds spans to, and what the reader highlights."""
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from torchclaims.segment import Sentences, comment_of, units
 

@@ -45,7 +45,8 @@ NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不�
 NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere"
                     r"|instead of|rather than)(?![a-z0-9_(])|n't\b|\bcan ?not\b")
 # verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"
-NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|避免|防止|\bavoid(?:s|ed|ing)?\b|\bprevent(?:s|ed|ing)?\b|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
+NEG_VERBS = re.compile(r"停止|暂停|不再|停用|禁用|关闭|避免|防止|\bavoid(?:s|ed|ing)?\b|\bprevent(?:s|ed|ing)?\b"
+                       r"|\bstop(?:s|ped|ping)?\b|\bpaus(?:e|es|ed|ing)\b"
                        r"|\bdisabl(?:e|es|ed|ing)\b|\bturn(?:s|ed)? off\b|\bswitch(?:es|ed)? off\b")
 FALSITY = ("是错的", "是错误的", "错误的", "不对", "不成立", "误区", "误解", "谬误", "谣言", "以讹传讹", "的说法", "这种说法",
            "is wrong", "are wrong", "is false", "a myth", "myth", "misconception", "not true", "incorrect",

@@ -11,12 +11,22 @@ Two measurements:
   finder finds at their anchors (a mark of that claim overlapping the anchor, one sentence of slack).
 
 ``--claim ID`` prints, for one claim, its cues and every mark and miss with the cues that matched.
+
+``--speed`` is the finder's benchmark (a command, not a timed test): documents of 100 KB, 1 MB and
+10 MB made from the labelled set's Markdown, each read with ``read --format json`` and linted with
+``lint`` in a fresh interpreter, five times; it prints the CPU seconds of each (median, min, max)
+beyond those of an interpreter that only starts (``python -c pass``), and the 10 MB / 1 MB ratio
+(linear time: about 10).
 """
 from __future__ import annotations
 
 import dataclasses
 import pathlib
+import resource
+import statistics
+import subprocess
 import sys
+import tempfile
 import tomllib
 
 from . import anchors, catalog, documents, finder
@@ -190,6 +200,39 @@ def explain(cid: str, claims: dict, the_finder: finder.Finder) -> list[str]:
     return lines
 
 
+def _cpu(argv: list[str]) -> float:
+    """CPU seconds (user + system) of one command run as a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def speed(runs: int = 5) -> list[str]:
+    docs = sorted((DEFAULT_SET / "docs").glob("*.md"))
+    if not docs:
+        raise UsageError(f"{DEFAULT_SET}/docs: no Markdown documents to build the benchmark's inputs from")
+    blob = "\n\n".join(p.read_text(encoding="utf-8") for p in docs)
+    python = sys.executable
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="finder-speed-") as tmp:
+        base = statistics.median(_cpu([python, "-c", "pass"]) for _ in range(runs))
+        lines.append(f"interpreter start: {base:.3f} s CPU (median of {runs}), subtracted below")
+        figures = {}
+        for size, label in ((100_000, "100 KB"), (1_000_000, "1 MB"), (10_000_000, "10 MB")):
+            path = pathlib.Path(tmp) / f"doc-{size}.md"
+            path.write_text((blob * (size // len(blob) + 1))[:size], encoding="utf-8")
+            for name, argv in (("read --format json", ["read", str(path), "--format", "json"]),
+                               ("lint", ["lint", str(path)])):
+                times = [_cpu([python, "-m", "torchclaims", *argv]) - base for _ in range(runs if size < 10**7 else 1)]
+                figures[(name, size)] = statistics.median(times)
+                lines.append(f"{name:<18} {label:>6}: {statistics.median(times):6.2f} s CPU "
+                             f"(min {min(times):.2f}, max {max(times):.2f}, {len(times)} runs)")
+        for name in ("read --format json", "lint"):
+            lines.append(f"{name}: 10 MB / 1 MB = {figures[(name, 10**7)] / figures[(name, 10**6)]:.1f}x")
+    return lines
+
+
 def report(title: str, score: Score) -> str:
     return (f"{title}: precision {score.precision:.3f} ({score.right}/{score.marks} marks), "
             f"recall {score.recall:.3f} ({score.found}/{score.labels} passages), "
@@ -203,7 +246,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threshold", type=float, default=finder.SHOWN, help=f"confidence shown (default {finder.SHOWN})")
     parser.add_argument("--errors", action="store_true", help="list every wrong mark, miss and wrong stance")
     parser.add_argument("--claim", metavar="ID", action="append", help="explain one claim: cues, anchors, marks in the four documents")
+    parser.add_argument("--speed", action="store_true", help="the finder's benchmark: read and lint of 100 KB, 1 MB, 10 MB")
     args = parser.parse_args(argv)
+    if args.speed:
+        for line in speed():
+            print(line, flush=True)
+        return 0
     try:
         claims = catalog.load()
     except catalog.CatalogError as exc:
