@@ -2,7 +2,7 @@
 
 README.md and README.zh-CN.md are one guide in two languages: each is short (newcomer order,
 under about 12 KB), the English one points to the Chinese one in its first lines, and both
-leave the lead's "Bring any tutorial" section as the first subsection of their Learn part.
+open their Learn part with "Bring any tutorial": ``read`` on the reader's own file, then ``lint``.
 Every line of a ```sh block (there and in docs/) is a command in the README's one form (activate the venv, then
 ``pytest ...`` / ``python -m torchclaims ...``, or a ``make`` target); the quick ones
 (``--version``, ``claims``, ``show``, ``workbook init`` / ``status``) are run here, in order,
@@ -28,7 +28,6 @@ README_ZH = ROOT / "README.zh-CN.md"
 GUIDES = (README, README_ZH)
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 MAX_BYTES = 12 * 1024
-FINDER = "<!-- finder: the lead fills this section -->"
 FORMS = ("make ", ". .venv/bin/activate", "pytest ", "python -m torchclaims ", "nox ", "pip install -e .",
          "python3 -m pip download ", "python3 scripts/gpu-check ")
 QUICK = re.compile(r"^python -m torchclaims (--version|--help|claims\b|show\b|workbook (init|status)\b)")
@@ -107,8 +106,12 @@ def test_the_learn_part_opens_with_the_leads_section(guide, learn, title):
     start = lines.index(learn)
     headings = [i for i, line in enumerate(lines) if i > start and line.startswith("#")]
     assert lines[headings[0]] == title, lines[headings[0]]
-    body = [line for line in lines[headings[0] + 1:headings[1]] if line.strip()]
-    assert body == [FINDER], body
+    body = "\n".join(lines[headings[0] + 1:headings[1]])
+    commands = readme_commands(body)
+    # bring any tutorial: read on the reader's own file first, then lint for authors
+    assert commands[0].startswith("python -m torchclaims read ") and "shared/seeds" not in commands[0], commands
+    assert any(c.startswith("python -m torchclaims lint ") for c in commands), commands
+    assert "(docs/finder.md)" in body and all(key in body for key in ("`start`", "`stance`", "`verdict`")), body
 
 
 @pytest.mark.e2e  # runs the README's commands

@@ -25,7 +25,6 @@ from .errors import Parser, UsageError
 from .files import write_whole
 
 LEVEL = {"wrong": "error", "partly": "warning", "right": "note", "not measured": "note"}
-INFO = "https://github.com/torchclaims/torchclaims"
 
 
 def one_line(truth: str, limit: int = 200) -> str:
@@ -78,8 +77,7 @@ def sarif(results: list[tuple[marks.Result, list[marks.Marked]]], claims: dict, 
                 "properties": {"stance": m.stance, "confidence": round(m.confidence, 3), "how": m.how,
                                "verdict": m.verdict}})
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-            "runs": [{"tool": {"driver": {"name": "torchclaims", "informationUri": INFO,
-                                          "rules": list(rules.values())}},
+            "runs": [{"tool": {"driver": {"name": "torchclaims", "rules": list(rules.values())}},
                       "columnKind": "unicodeCodePoints", "results": out}]}
 
 
