@@ -446,3 +446,27 @@ def test_a_document_that_does_not_make_a_claim_is_recorded_with_its_reason(tmp_p
     assert cli.main(["anchors", "drop", a.claim, "--doc", DOC4, "--section", "6"]) == 2
     err = capsys.readouterr().err
     assert "no anchor" in err and err.count("\n") == 1, err
+
+
+def test_items_star_rated_rows_code_starts_and_glued_headings_are_units():
+    """Material: check-marked advice, a star-rated table, code run into its introduction and a
+    heading glued to the code before it.  True: each ✅/❌ item, each rated row, the code after its
+    introduction and the heading start a unit; "2.5 节" (a reference) and a ✅ inside a comment or
+    in a table of ✅/❌ cells do not."""
+    items = "修复办法✅ 先把张量搬到同一设备上再运算❌ 不要指望框架自动搬运数据 # ✅ 注释里的勾不算"
+    assert _unit_texts(items) == ["修复办法", "✅ 先把张量搬到同一设备上再运算", "❌ 不要指望框架自动搬运数据 # ✅ 注释里的勾不算"]
+    cells = "类型是否更新是否保存参数✅✅缓冲区❌✅"
+    assert _unit_texts(cells) == [cells]
+    rows = ("速查表问题原因办法频率显存不足批次太大把批次减半然后再观察一下显存曲线是否随着训练步数一起上涨★★★★★加载卡死子进程里碰了显卡"
+            "把所有显卡调用都挪回主进程里面去做而且不要在初始化函数里面偷偷调用任何与显卡有关的接口★★★☆☆"
+            "精度震荡忘了切换模式在验证前调用切换函数再验证而验证结束以后还要记得切回训练模式继续训练★★★★☆")
+    assert len(rows) > segment.LONG
+    assert [u[:4] for u in _unit_texts(rows)] == ["速查表问", "加载卡死", "精度震荡"], _unit_texts(rows)
+    code = ("下面给出一个完整可以运行的小例子它演示了怎样定义一个最简单的网络结构并且把它搬到显卡上运行起来以便后面的章节继续使用它来讲解训练循环验证流程保存与加载以及导出部署等等一系列后续的话题"
+            "完整代码import torch class Net(torch.nn.Module): pass net Net() print(net)")
+    assert len(code) > segment.LONG
+    assert _unit_texts(code)[-1] == "import torch class Net(torch.nn.Module): pass net Net() print(net)", _unit_texts(code)
+    glued = "最后调用 return model6. 进阶延伸这一节讲部署。参见 2.5 节的说明。前面的代码self.relu(x)4. 实操过程开始。"
+    units = _unit_texts(glued)
+    assert "6. 进阶延伸这一节讲部署。" in units and "4. 实操过程开始。" in units, units
+    assert "参见 2.5 节的说明。" in units, units
