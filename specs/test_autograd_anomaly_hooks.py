@@ -69,7 +69,7 @@ def test_anomaly_ignores_infinity_and_forward_nan():
 
 
 @pytest.mark.claim("autograd.anomaly-locates-nan", as_written=True)
-def test_anomaly_before_backward_names_forward_line_as_written():
+def test_as_written_anomaly_before_backward_names_forward_line():
     """Material: enabling anomaly mode just before loss.backward() pinpoints the forward line.
     True: it says no forward pass information is available."""
     _, warned = _nan_in_backward(anomaly_in_forward=False)
@@ -87,7 +87,7 @@ def test_log_softmax_is_finite_for_huge_logits():
 
 
 @pytest.mark.claim("numerics.log-softmax-large-input-inf", as_written=True)
-def test_log_softmax_gives_minus_inf_as_written():
+def test_as_written_log_softmax_gives_minus_inf():
     """Material: F.log_softmax on huge inputs produces -inf.
     True: it is finite."""
     assert torch.isinf(F.log_softmax(torch.tensor([1000.0, 0.0]), dim=0)).any(), "log_softmax stayed finite"
@@ -228,7 +228,7 @@ def test_forward_pre_hook_under_no_grad_replaces_the_input():
 
 
 @pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)
-def test_hooks_registered_under_no_grad_never_fire_as_written():
+def test_as_written_hooks_registered_under_no_grad_never_fire():
     """Material: hooks registered inside a no_grad block never fire.
     True: they all fire in a later forward/backward."""
     lin, x, calls = _hooked_linear_registered_under_no_grad()

@@ -48,7 +48,7 @@ def test_plain_activation_needs_no_function():
 
 
 @pytest.mark.claim("autograd.custom-activation-needs-function", as_written=True)
-def test_plain_activation_is_not_differentiable_as_written():
+def test_as_written_plain_activation_is_not_differentiable():
     """Material: without subclassing Function a custom activation cannot be differentiated.
     True: it can."""
     x = torch.randn(6, dtype=torch.float64, requires_grad=True)

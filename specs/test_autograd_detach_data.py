@@ -73,7 +73,7 @@ def test_detach_inplace_example_also_changes_y():
 
 
 @pytest.mark.claim("autograd.detach-inplace-is-harmless", as_written=True)
-def test_detach_inplace_example_leaves_y_alone_as_written():
+def test_as_written_detach_inplace_example_leaves_y_alone():
     """Material: z += 1 on z = y.detach() is harmless, z being outside the graph.
     True: z shares y's storage, so y becomes 2."""
     x = _leaf(1.0)
@@ -100,7 +100,7 @@ def test_inplace_add_on_nonleaf_succeeds():
 
 
 @pytest.mark.claim("autograd.inplace-on-nonleaf-blamed-as-leaf", as_written=True)
-def test_inplace_add_on_nonleaf_raises_leaf_error_as_written():
+def test_as_written_inplace_add_on_nonleaf_raises_leaf_error():
     """Material: y += 1 on y = x ** 2 raises 'a leaf Variable that requires grad ...'.
     True: it succeeds."""
     x = _leaf(1.0)
@@ -130,7 +130,7 @@ def test_data_is_a_detached_alias_with_its_own_version_counter():
 
 
 @pytest.mark.claim("autograd.data-keeps-grad-fn", as_written=True)
-def test_data_keeps_requires_grad_and_grad_fn_as_written():
+def test_as_written_data_keeps_requires_grad_and_grad_fn():
     """Material: .data keeps requires_grad and grad_fn.
     True: both are dropped."""
     x = _leaf(1.0, 2.0)
@@ -162,7 +162,7 @@ def test_data_write_is_silent_and_can_corrupt_gradients():
 
 
 @pytest.mark.claim("autograd.data-write-raises-at-backward", as_written=True)
-def test_data_write_raises_at_backward_as_written():
+def test_as_written_data_write_raises_at_backward():
     """Material: after y.data += 1, y.backward() raises 'modified by an inplace operation'.
     True: it runs without error."""
     x = _leaf(1.0)
@@ -186,7 +186,7 @@ def test_data_access_emits_no_deprecation():
 
 
 @pytest.mark.claim("autograd.data-is-legacy", as_written=True)
-def test_data_access_warns_as_legacy_as_written():
+def test_as_written_data_access_warns_as_legacy():
     """Material: .data is officially marked legacy.
     True: using it raises no DeprecationWarning or FutureWarning."""
     x = _leaf(1.0, 2.0)
@@ -240,7 +240,7 @@ def test_no_grad_covers_a_block_and_works_as_decorator():
 
 
 @pytest.mark.claim("autograd.detach-later-ops-differentiable", as_written=True)
-def test_ops_on_detached_tensor_differentiable_as_written():
+def test_as_written_ops_on_detached_tensor_differentiable():
     """Material: after detach(), later operations can still be differentiated.
     True: an op on the detached tensor alone records nothing."""
     x = _leaf(1.0, 2.0)

@@ -31,7 +31,7 @@ def test_example_002_forward_value_is_37():
 
 
 @pytest.mark.claim("autograd.example-002-forward-value", as_written=True)
-def test_example_002_forward_value_as_written():
+def test_as_written_example_002_forward_value():
     """Material: z.data prints tensor(31.).
     True: it prints tensor(37.)."""
     _, _, z = _example_002()
@@ -50,7 +50,7 @@ def test_example_002_gradients_are_7_and_29():
 
 
 @pytest.mark.claim("autograd.example-002-gradients", as_written=True)
-def test_example_002_y_grad_as_written():
+def test_as_written_example_002_y_grad():
     """Material: y.grad prints tensor(31.).
     True: tensor(29.)."""
     _, y, z = _example_002()
@@ -85,7 +85,7 @@ def test_zeroing_a_fresh_grad_raises_attribute_error():
 
 
 @pytest.mark.claim("autograd.zero-fresh-grad-before-backward", as_written=True, raises=AttributeError, match=r"has no attribute 'zero_'")
-def test_zeroing_a_fresh_grad_works_as_written():
+def test_as_written_zeroing_a_fresh_grad_works():
     """Material: y.grad.zero_() before backward() clears the gradient.
     True: on a fresh leaf it raises AttributeError."""
     y = _scalar_leaf(3.0)
@@ -103,7 +103,7 @@ def test_grad_is_none_until_first_backward():
 
 
 @pytest.mark.claim("autograd.grad-allocated-lazily", as_written=True)
-def test_grad_allocated_on_creation_as_written():
+def test_as_written_grad_allocated_on_creation():
     """Material: requires_grad=True allocates the .grad container.
     True: it is None."""
     x = torch.ones(3, requires_grad=True)
@@ -162,7 +162,7 @@ def test_gradients_without_zeroing_grow_linearly():
 
 
 @pytest.mark.claim("modules.zero-grad-each-step", as_written=True)
-def test_gradients_without_zeroing_explode_as_written():
+def test_as_written_gradients_without_zeroing_explode():
     """Material: un-zeroed gradients explode.
     True: they grow linearly, exactly n times."""
     model, x, y = _model_and_batch()
@@ -192,7 +192,7 @@ def test_zero_grad_between_backward_and_step_discards_update():
 
 
 @pytest.mark.claim("autograd.zero-grad-order-004", as_written=True)
-def test_zero_grad_between_backward_and_step_trains_as_written():
+def test_as_written_zero_grad_between_backward_and_step_trains():
     """Material: backward, zero_grad, step is the usual working order.
     True: the step does nothing."""
     model, x, y = _model_and_batch()
@@ -231,7 +231,7 @@ def test_module_zero_grad_default_sets_none_too():
 
 
 @pytest.mark.claim("autograd.zero-grad-sets-none", as_written=True)
-def test_zero_grad_leaves_zero_tensors_as_written():
+def test_as_written_zero_grad_leaves_zero_tensors():
     """Material: zero_grad() leaves zero-filled gradients.
     True (>= 2.0): the default leaves None."""
     model, x, y = _model_and_batch()
@@ -272,7 +272,7 @@ def test_nonleaf_with_grad_fn_still_has_none_grad():
 
 
 @pytest.mark.claim("autograd.grad-none-diagnosis", as_written=True)
-def test_grad_present_when_checks_pass_as_written():
+def test_as_written_grad_present_when_checks_pass():
     """Material: if requires_grad is True and the graph is intact, grad is set.
     True: not for a non-leaf."""
     x = torch.ones(2, requires_grad=True)

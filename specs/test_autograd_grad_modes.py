@@ -243,7 +243,7 @@ def test_inference_without_no_grad_does_not_grow():
 
 
 @pytest.mark.claim("autograd.inference-without-no-grad-exponential", as_written=True)
-def test_inference_without_no_grad_grows_as_written():
+def test_as_written_inference_without_no_grad_grows():
     """Material: memory grows (exponentially) when inference is not wrapped in no_grad.
     True: every forward holds the same amount."""
     per_step, _ = _saved_bytes_per_inference(_mlp(), torch.randn(64, 8), steps=5)
@@ -316,7 +316,7 @@ def test_checkpoint_recomputes_in_backward_with_same_gradients():
 
 @pytest.mark.claim("modules.activation-checkpoint-saves-memory")
 @pytest.mark.needs_torch(">=2.1", reason="checkpoint() warns about an implicit use_reentrant from 2.1 on")
-def test_checkpoint_as_written_call_warns_about_use_reentrant():
+def test_checkpoint_call_without_use_reentrant_warns():
     """Material: calls checkpoint(self.block, x) without use_reentrant.
     True: it works on this torch, with a warning asking for use_reentrant explicitly."""
     block = _Counted()

@@ -92,7 +92,7 @@ def test_grad_fn_is_an_autograd_graph_node():
 
 
 @pytest.mark.claim("autograd.grad-fn-is-function-instance", as_written=True)
-def test_grad_fn_is_function_instance_as_written():
+def test_as_written_grad_fn_is_function_instance():
     """Material: grad_fn is an instance of a Function subclass.
     True: it is not."""
     z = torch.add(_leaf(1.0), 1)
@@ -128,7 +128,7 @@ def test_shared_node_runs_once_after_all_consumers():
 
 
 @pytest.mark.claim("autograd.engine-dfs-in-python", as_written=True)
-def test_depth_first_walk_visits_shared_node_twice_as_written():
+def test_as_written_depth_first_walk_visits_shared_node_twice():
     """Material: a depth-first walk, which reaches the shared node once per path.
     True: it is visited once."""
     _, _, out, order = _diamond()
@@ -163,7 +163,7 @@ def test_mul_saves_the_other_factor_and_links_accumulator():
 
 
 @pytest.mark.claim("autograd.node-saves-and-links", as_written=True)
-def test_next_functions_are_inputs_grad_fn_as_written():
+def test_as_written_next_functions_are_inputs_grad_fn():
     """Material: next_functions point at each input tensor's grad_fn.
     True: a leaf's grad_fn is None; the link is its AccumulateGrad."""
     w = torch.tensor([2.0], requires_grad=True)
@@ -198,7 +198,7 @@ def test_leaf_is_anything_without_grad_fn():
 
 
 @pytest.mark.claim("autograd.leaf-definition", as_written=True)
-def test_op_results_are_not_leaves_as_written():
+def test_as_written_op_results_are_not_leaves():
     """Material: a leaf is not the result of an operation.
     True: torch.ones(2) * 3 is a leaf."""
     assert not (torch.ones(2) * 3).is_leaf, "torch.ones(2) * 3 reports is_leaf=True"
@@ -252,7 +252,7 @@ def test_shape_error_raised_in_forward():
 
 
 @pytest.mark.claim("autograd.shape-errors-at-backward", as_written=True, raises=RuntimeError, match=r"shapes cannot be multiplied")
-def test_forward_with_bad_shape_runs_as_written():
+def test_as_written_forward_with_bad_shape_runs():
     """Material: the mismatch surfaces only at backward, so the forward call returns.
     True: the forward call raises."""
     nn.Linear(3, 2)(torch.ones(1, 4))

@@ -79,7 +79,7 @@ def test_relu_inplace_after_linear_passes_backward_with_grad_enabled():
 
 
 @pytest.mark.claim("autograd.inplace-any-requires-grad-raises", as_written=True)
-def test_inplace_on_intermediate_raises_as_written():
+def test_as_written_inplace_on_intermediate_raises():
     """Material: with grad enabled, in-place on any requires_grad tensor raises.
     True: only leaves are refused."""
     x = _leaf(1.0)
@@ -89,7 +89,7 @@ def test_inplace_on_intermediate_raises_as_written():
 
 
 @pytest.mark.claim("autograd.inplace-backward-guarantee", as_written=True)
-def test_backward_fails_after_inplace_on_requiring_grad_as_written():
+def test_as_written_backward_fails_after_inplace_on_requiring_grad():
     """Material: passing backward implies no in-place op touched a requiring-grad tensor.
     True: relu_ after a multiplication passes backward."""
     x = _leaf(1.0, -2.0)
@@ -115,7 +115,7 @@ def test_inplace_on_saved_output_raises_at_backward_not_at_call():
 
 
 @pytest.mark.claim("autograd.inplace-saved-tensor-version-error", as_written=True)
-def test_inplace_breaks_backward_chain_as_written():
+def test_as_written_inplace_breaks_backward_chain():
     """Material: an in-place op directly breaks backward.
     True: relu_ after a multiplication by a constant does not."""
     x = _leaf(0.5, -0.5)
@@ -143,7 +143,7 @@ def test_inplace_writes_without_underscore(write):
 
 
 @pytest.mark.claim("autograd.inplace-underscore-enforced", as_written=True)
-def test_only_underscore_methods_write_in_place_as_written():
+def test_as_written_only_underscore_methods_write_in_place():
     """Material: only underscore-suffixed operations modify a tensor in place.
     True: ``t += 1`` also writes into t."""
     t = torch.tensor([1.0, 2.0])
@@ -176,7 +176,7 @@ def test_relu_inplace_error_depends_on_what_produced_x():
 
 
 @pytest.mark.claim("autograd.relu-inplace-leaf-error-at-backward", as_written=True)
-def test_relu_inplace_then_backward_leaf_error_as_written():
+def test_as_written_relu_inplace_then_backward_leaf_error():
     """Material: after F.relu(x, inplace=True), x.sum().backward() raises the leaf error.
     True: for an intermediate x backward succeeds."""
     x = _leaf(1.0, -1.0)
@@ -221,7 +221,7 @@ def test_torchvision_resnet_uses_inplace_relu():
 
 
 @pytest.mark.claim("autograd.relu-inplace-in-models", as_written=True)
-def test_relu_inplace_inside_model_breaks_backward_as_written():
+def test_as_written_relu_inplace_inside_model_breaks_backward():
     """Material: in-place inside a model's feature transforms must be avoided (it breaks gradients).
     True: backward runs and gradients are identical."""
     x = torch.randn(2, 3, 6, 6, dtype=torch.float64)

@@ -148,7 +148,7 @@ def test_eval_pass_between_train_steps_leaves_bn_statistics_alone():
 
 
 @pytest.mark.claim("modules.train-eval-same-epoch-harms-bn", as_written=True)
-def test_switching_modes_mid_epoch_changes_bn_as_written():
+def test_as_written_switching_modes_mid_epoch_changes_bn():
     """Material: switching to eval() and back inside an epoch corrupts BN statistics.
     True: the running statistics are identical to never switching."""
     batches = [torch.randn(8, 3) for _ in range(2)]
@@ -273,7 +273,7 @@ def test_forward_hooks_fire_inside_no_grad():
 
 
 @pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)
-def test_no_hook_fires_under_no_grad_as_written():
+def test_as_written_no_hook_fires_under_no_grad():
     """Material: inside torch.no_grad() registered hooks never trigger.
     True: the forward hook does trigger."""
     layer = nn.Linear(3, 2)

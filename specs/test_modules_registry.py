@@ -107,7 +107,7 @@ def test_three_separate_registries_exist():
 
 # the switch to dict landed in 2024 (pytorch/pytorch#129164); older releases used OrderedDict
 @pytest.mark.claim("modules.registries-are-ordered-dicts", as_written=True)
-def test_registries_are_ordered_dicts_as_written():
+def test_as_written_registries_are_ordered_dicts():
     """Material: the registries are OrderedDict instances.
     True: plain dict since pytorch/pytorch#129164."""
     model = ConvBN()
@@ -186,14 +186,14 @@ def test_non_persistent_buffer_and_plain_tensor_attribute():
 
 
 @pytest.mark.claim("modules.table-buffers-row", as_written=True)
-def test_dropout_p_in_state_dict_as_written():
+def test_as_written_dropout_p_in_state_dict():
     """Material: Dropout.p is a buffer, and buffers are saved in state_dict().
     True: Dropout's state_dict is empty."""
     assert "p" in nn.Dropout(0.3).state_dict(), "nn.Dropout(0.3).state_dict() has no 'p'"
 
 
 @pytest.mark.claim("modules.table-buffers-row", as_written=True)
-def test_every_buffer_saved_as_written():
+def test_as_written_every_buffer_saved():
     """Material: buffers are saved in state_dict().
     True: not those registered with persistent=False."""
     model = WithExtraState()
@@ -423,7 +423,7 @@ def test_linear_created_in_forward_is_unregistered_and_random():
 
 
 @pytest.mark.claim("modules.layer-created-in-forward", as_written=True)
-def test_relu_in_forward_differs_from_registered_relu_as_written():
+def test_as_written_relu_in_forward_differs_from_registered_relu():
     """Material: a ReLU made in forward behaves differently (cannot share parameters).
     True: no difference at all."""
     a, b = ReluInForward(), ReluRegistered()
@@ -464,7 +464,7 @@ def test_module_has_no_device_attribute():
 
 
 @pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True, raises=AttributeError, match=r"has no attribute 'device'")
-def test_self_device_in_forward_as_written():
+def test_as_written_self_device_in_forward():
     """Material: x.to(self.device) keeps input and model together.
     True: AttributeError on a module that does not define device itself."""
     class UsesSelfDevice(nn.Linear):
@@ -500,7 +500,7 @@ def test_containers_are_registered_modules_with_a_list_interface():
 
 
 @pytest.mark.claim("modules.containers-are-list-and-dict", as_written=True)
-def test_module_list_is_a_list_as_written():
+def test_as_written_module_list_is_a_list():
     """Material: ModuleList is at bottom a Python list.
     True: it is an nn.Module, not a list instance."""
     assert isinstance(nn.ModuleList(), list), "nn.ModuleList() is not a list instance"
@@ -538,7 +538,7 @@ def test_sequential_holds_dropout_but_residual_needs_custom_forward(ref):
 
 
 @pytest.mark.claim("modules.sequential-cannot-express-custom-forward", as_written=True)
-def test_dropout_needs_custom_forward_as_written():
+def test_as_written_dropout_needs_custom_forward():
     """Material: adding Dropout requires writing an nn.Module subclass with forward.
     True: nn.Sequential(..., nn.Dropout(p)) works and honours eval()."""
     seq = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5)).eval()

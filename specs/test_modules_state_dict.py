@@ -111,7 +111,7 @@ def test_extra_fc_keys_are_unexpected_and_need_strict_false():
 
 
 @pytest.mark.claim("modules.unexpected-keys-only-reported", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
-def test_extra_fc_keys_merely_reported_as_written():
+def test_as_written_extra_fc_keys_merely_reported():
     """Material: the fc keys are reported as unexpected and that is harmless.
     True: the default call raises RuntimeError."""
     result = Small(with_fc=False).load_state_dict(Small(with_fc=True).state_dict())
@@ -134,7 +134,7 @@ def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
 
 
 @pytest.mark.claim("modules.resnet50-into-resnet18", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
-def test_resnet50_into_resnet18_leaves_layer3_missing_as_written():
+def test_as_written_resnet50_into_resnet18_leaves_layer3_missing():
     """Material: loading ResNet50 weights leaves layer3/layer4 keys missing.
     True: strict=False still raises on size mismatch, and no key is missing."""
     torchvision = need("torchvision")
@@ -177,7 +177,7 @@ def test_prefixed_state_dict_into_bare_model_raises():
 
 
 @pytest.mark.claim("modules.ddp-prefix-mismatch-silent", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
-def test_prefixed_state_dict_loads_silently_as_written():
+def test_as_written_prefixed_state_dict_loads_silently():
     """Material: load_state_dict reports no error on a prefix mismatch.
     True: RuntimeError."""
     Small().load_state_dict(nn.DataParallel(Small()).state_dict())
@@ -248,7 +248,7 @@ def test_ddp_without_process_group_raises_value_error():
 # ValueError: current torch; AssertionError: 2.0 and older raise RuntimeError, but worded "has not been initialized"
 @pytest.mark.claim("devices.ddp-needs-process-group", as_written=True, raises=(ValueError, AssertionError),
                    match=r"process group has not been initialized")
-def test_ddp_without_process_group_message_as_written():
+def test_as_written_ddp_without_process_group_message():
     """Material: RuntimeError: Default process group is not initialized.
     True: a ValueError with other wording."""
     import torch.distributed as dist
@@ -302,7 +302,7 @@ def test_state_dict_holds_parameters_and_persistent_buffers_no_structure(ref):
 
 
 @pytest.mark.claim("modules.state-dict-holds-only-parameters", as_written=True)
-def test_state_dict_only_parameters_as_written():
+def test_as_written_state_dict_only_parameters():
     """Material: state_dict() stores only the parameters.
     True: BatchNorm's buffers are in it too."""
     model = Small()
@@ -323,7 +323,7 @@ def test_whole_model_needs_explicit_weights_only_false(tmp_path):
 
 
 @pytest.mark.claim("modules.whole-model-torch-load", as_written=True, raises=pickle.UnpicklingError, match=r"Weights only load failed")
-def test_plain_torch_load_of_whole_model_as_written(tmp_path):
+def test_as_written_plain_torch_load_of_whole_model(tmp_path):
     """Material: torch.load(path), weights_only not given, returns the saved module.
     True from 2.6 on: the default weights_only=True refuses it."""
     path = tmp_path / "whole.pth"
@@ -476,7 +476,7 @@ def test_resume_without_optimizer_state_keeps_lr_but_loses_moments(ref, tmp_path
 
 
 @pytest.mark.claim("modules.resume-without-optimizer-lr-zero", as_written=True)
-def test_resume_without_optimizer_state_lr_zero_as_written():
+def test_as_written_resume_without_optimizer_state_lr_zero():
     """Material: the learning rate becomes zero after resuming without optimizer state.
     True: it is the lr passed to the new optimizer."""
     _, optimizer, _ = make_run("adam")
@@ -575,7 +575,7 @@ def test_reference_optimizer_to_moves_state_but_not_step(ref):
 
 
 @pytest.mark.claim("modules.optimizer-to-after-load", as_written=True)
-def test_step_after_load_without_optimizer_to_as_written():
+def test_as_written_step_after_load_without_optimizer_to():
     """Material: without optimizer_to, step() leaves the parameters un-updated.
     True: they are updated."""
     _, saved_from = adam_with_state(torch.float32)

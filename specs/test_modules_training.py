@@ -135,7 +135,7 @@ def test_four_stage_version_matches_torchvision_resnet18_count(ref):
 
 
 @pytest.mark.claim("modules.resnet18-mini-is-truncated", as_written=True)
-def test_resnet18_mini_is_a_resnet18_as_written(ref):
+def test_as_written_resnet18_mini_is_a_resnet18(ref):
     """Material: the network is ResNet-18 (four stages, ~11M parameters).
     True: two stages, 684,362 parameters."""
     model = ref.models.ResNet18(num_classes=10)
@@ -196,7 +196,7 @@ def test_fan_in_keeps_forward_scale_fan_out_does_not():
 
 
 @pytest.mark.claim("modules.kaiming-fan-out-forward-variance", as_written=True)
-def test_fan_out_keeps_forward_scale_as_written():
+def test_as_written_fan_out_keeps_forward_scale():
     """Material: fan_out is the mode that stabilises the forward pass.
     True: it grows here by ~8x over three layers."""
     rms = relu_stack_output_std("fan_out", [256, 64, 16, 4])
@@ -373,7 +373,7 @@ def test_reference_checkpointed_block_trains_first_layer(ref):
 
 
 @pytest.mark.claim("modules.checkpoint-call-as-written", as_written=True)
-def test_plain_checkpoint_call_trains_the_block_as_written():
+def test_as_written_plain_checkpoint_call_trains_the_block():
     """Material: checkpoint(self.block, x) simply works.
     True: on an input without grad the block's weights get no gradient."""
     block = nn.Linear(4, 4)

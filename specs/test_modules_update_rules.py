@@ -364,7 +364,7 @@ LOOPS = {
 @pytest.mark.claim("autograd.grad-accumulates")
 @pytest.mark.claim("autograd.zero-grad-order-004")
 @pytest.mark.parametrize("loop", list(LOOPS))
-def test_training_loops_accumulate_and_clear_gradients_as_written_out(loop):
+def test_written_out_training_loops_accumulate_and_clear_gradients(loop):
     """Material: without zero_grad() before backward the gradients add up across batches.  True:
     .grad is the sum of the batches since the last zero_grad, in every group; step uses that sum."""
     run_loop(LOOPS[loop])
