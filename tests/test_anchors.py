@@ -462,7 +462,8 @@ def test_items_star_rated_rows_code_starts_and_glued_headings_are_units():
             "精度震荡忘了切换模式在验证前调用切换函数再验证而验证结束以后还要记得切回训练模式继续训练★★★★☆")
     assert len(rows) > segment.LONG
     assert [u[:4] for u in _unit_texts(rows)] == ["速查表问", "加载卡死", "精度震荡"], _unit_texts(rows)
-    code = ("下面给出一个完整可以运行的小例子它演示了怎样定义一个最简单的网络结构并且把它搬到显卡上运行起来以便后面的章节继续使用它来讲解训练循环验证流程保存与加载以及导出部署等等一系列后续的话题"
+    code = ("下面给出一个完整可以运行的小例子它演示了怎样定义一个最简单的网络结构并且把它搬到显卡上运行起来"
+            "以便后面的章节继续使用它来讲解训练循环验证流程保存与加载以及导出部署等等一系列后续的话题"
             "完整代码import torch class Net(torch.nn.Module): pass net Net() print(net)")
     assert len(code) > segment.LONG
     assert _unit_texts(code)[-1] == "import torch class Net(torch.nn.Module): pass net Net() print(net)", _unit_texts(code)
