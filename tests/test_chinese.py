@@ -104,3 +104,45 @@ def test_every_command_speaks_chinese_under_a_chinese_locale(command, tmp_path):
     english = [(joined[max(0, m.start() - 60):m.end() + 20], m.group(0))
                for m in SENTENCE.finditer(_cleaned(joined))]
     assert not english, f"{' '.join(command)}: English the project wrote: {english[:5]}"
+
+
+# ---------------------------------------------------------------- wrapping by display width
+
+WRAP_CASES = [
+    ("实际情况：C++ 引擎会统计每个节点还差几路输入，只有当到达该节点的梯度全部累加完毕才执行它（scaler.step() 与 --lang zh）；"
+     "一个被用了两次的张量，其钩子只被调用一次。", 40),
+    ("next: run python -m torchclaims workbook learn ~/wb --lang zh, then python -m torchclaims show "
+     "tensors.view-needs-contiguous and read reports/bench/report.zh-CN.md", 34),
+    ("资料的说法：调用 optimizer.zero_grad() 之后再 loss.backward()，然后 scaler.step(optimizer) 与 scaler.update()。", 24),
+]
+ATOMS = re.compile(r"[A-Za-z0-9_.~/()\[\]+-]{2,}")   # identifiers, calls, paths, options
+
+
+@pytest.mark.parametrize("text, width", WRAP_CASES)
+def test_wrapping_counts_display_width_and_never_cuts_an_identifier_a_path_or_a_command(text, width):
+    from torchclaims.strings import cell_width, wrap
+    lines = wrap(text, width, "  ")
+    assert all(cell_width(line) <= width for line in lines), [(cell_width(line), line) for line in lines]
+    assert re.sub(r"\s+", "", "".join(lines)) == re.sub(r"\s+", "", text), "text lost or added"
+    pieces = {atom for line in lines for atom in ATOMS.findall(line)}
+    whole = set(ATOMS.findall(text))
+    assert pieces <= whole, f"cut inside: {sorted(pieces - whole)}"
+    for option in ("--lang zh",):
+        if option in text:
+            assert any(option in line for line in lines), f"{option!r} split over two lines: {lines}"
+    assert not any(line.lstrip().startswith(("，", "。", "；", "）", "：")) for line in lines), lines
+
+
+def test_the_wrapping_check_goes_red_on_a_cut_identifier():
+    """Planted: the naive cut by width (what the terminal does) splits scaler.step()."""
+    text, width = WRAP_CASES[2]
+    naive, line = [], ""
+    from torchclaims.strings import cell_width
+    for ch in text:
+        if cell_width(line + ch) > width:
+            naive.append(line)
+            line = ""
+        line += ch
+    naive.append(line)
+    pieces = {atom for piece in naive for atom in ATOMS.findall(piece)}
+    assert pieces - set(ATOMS.findall(text)), "the planted naive wrap cut nothing: the check could not fail"

@@ -19,8 +19,7 @@ import re
 from . import catalog
 from .bench.verdicts import committed_verdicts
 from .catalog import Claim
-from .strings import default_lang, fill, translate
-from .strings import table as strings
+from .strings import default_lang, fill, table as strings, translate, wrap_spans
 
 SYMBOLS = {"reproduced": "✓", "changed": "✗", "broken": "!", "not-applicable": "n/a", "skipped": "s", "pending": "?"}
 STYLES = {"changed": "bold red", "broken": "bold red", "skipped": "yellow", "not-applicable": "yellow",
@@ -82,16 +81,18 @@ def _console(tr, buf):
 
 
 def _hang(console, lead: str, text: str, style: str | None = None) -> None:
-    """``lead`` then ``text``, wrapped to the console's width under its own first column."""
-    from rich.table import Table
-    if not lead:
-        console.print(text, style=style, overflow="fold")
-        return
-    grid = Table.grid()
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    grid.add_row(lead, text, style=style)
-    console.print(grid)
+    """``lead`` then ``text`` (rich markup), wrapped to the console's width under its own first
+    column by display width, never inside an identifier, a path or a command (strings.wrap)."""
+    from rich.text import Text
+    body = Text.from_markup(text, style=style or "")
+    first = Text.from_markup(lead, style=style or "")
+    pad = first.cell_len
+    if console.width - pad < min(10, body.cell_len):   # no room beside the lead: the text goes under it
+        console.print(first, no_wrap=True, overflow="ignore", crop=False)
+        first, pad = Text(" " * 8), 8
+    for i, (start, end) in enumerate(wrap_spans(body.plain, console.width - pad)):
+        line = (first if i == 0 else Text(" " * pad)) + body[start:end]
+        console.print(line, no_wrap=True, overflow="ignore", crop=False)
 
 
 def escape(text: str) -> str:
@@ -110,7 +111,8 @@ def _claim_lines(console, shown, t, lang, detail) -> None:
     from rich.cells import cell_len
     console.rule(t["claims_title"], characters="-")
     id_width = max((len(o.claim.id) for o in shown), default=0)
-    verdict_width = max((cell_len(t[f"m:{o.material}"]) for o in shown), default=0)
+    # a long verdict ("measured by the benchmark report") does not widen the column for all the others
+    verdict_width = max((w for o in shown if (w := cell_len(t[f"m:{o.material}"])) <= 16), default=0)
     topic = None
     for o in shown:
         if o.claim.topic != topic:

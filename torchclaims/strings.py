@@ -169,6 +169,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:no_history_json": "{path}: no claims report (*.json) in it",
         "read:no_release": "--torch {torch}: not among the reports' releases ({releases})",
         "read:torch_report": "--torch chooses a release of --history; a --report has one release",
+        "read:claim_says": "The claim, as the catalog words it",
+        "read:stance_asserts": "This passage states it", "read:stance_denies": "This passage states the opposite",
+        "read:stance_mentions": "This passage only mentions it", "read:confidence": "the finder's confidence",
+        "read:found_wrote": "{n} {n:statement|statements} found by the claim finder; wrote {path}",
+        "read:found_hidden": "{n} more below confidence {shown} or mere mentions: add --all to see them",
+        "read:found_none": "the claim finder found no statement of the catalog in this document",
+        "read:json_wrote": "{n} {n:mark|marks}; wrote {path}",
+        "read:is_a_file": "{path}: is a file, not a folder",
+        "read:json_taken": "{path}: exists and was not written by this command; choose another -o",
+        "read:o_suffix": "-o {path}: a {suffix} file for --format {fmt}; name a {wanted} file or a folder",
+        "read:o_text": "-o is for the page or the JSON; --text prints to the terminal",
+        "read:text_format": "--text and --format {fmt}: choose one",
+        "read:progress": "reading {size:.1f} M characters: {percent}%",
         # ------------------------------------------------ a claim's history across releases (matrix.history)
         "h:right": "holds", "h:wrong": "wrong", "h:partly": "partly right",
         "h:every": "{verdict} on every release", "h:every_measured": "{verdict} on every release measured ({n} of {total})",
@@ -353,6 +366,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:no_history_json": "{path}：其中没有论断报告（*.json）",
         "read:no_release": "--torch {torch}：报告中没有这个版本（有 {releases}）",
         "read:torch_report": "--torch 用来在 --history 中选择版本；--report 只有一个版本",
+        "read:claim_says": "目录中这条论断的说法",
+        "read:stance_asserts": "这段文字主张此论断", "read:stance_denies": "这段文字的说法与此论断相反",
+        "read:stance_mentions": "这段文字只是提到它", "read:confidence": "查找器的把握",
+        "read:found_wrote": "论断查找器找到 {n} 处说法；已写入 {path}",
+        "read:found_hidden": "另有 {n} 处把握低于 {shown} 或只是提及：加 --all 才显示",
+        "read:found_none": "论断查找器在这份文档里没有找到目录中的任何说法",
+        "read:json_wrote": "共 {n} 处标注；已写入 {path}",
+        "read:is_a_file": "{path}：这是一个文件，不是文件夹",
+        "read:json_taken": "{path}：文件已存在且不是本命令写的；请换一个 -o",
+        "read:o_suffix": "-o {path}：--format {fmt} 不能写成 {suffix} 文件；请给一个 {wanted} 文件或文件夹",
+        "read:o_text": "-o 用于网页或 JSON；--text 直接打印到终端",
+        "read:text_format": "--text 与 --format {fmt} 只能选一个",
+        "read:progress": "正在读取 {size:.1f} M 个字符：{percent}%",
         "h:right": "成立", "h:wrong": "错误", "h:partly": "部分正确",
         "h:every": "在所有版本上{verdict}", "h:every_measured": "在测过的 {n} 个版本上{verdict}（共 {total} 个）",
         "h:first": "{end} 及以前{verdict}", "h:last": "自 {since} 起{verdict}", "h:last_near": "最迟自 {since} 起{verdict}",
@@ -513,56 +539,72 @@ _PIECES = re.compile(rf"\s+|[（《「『“‘]*[{_WIDE}][{_CLOSE}]*|[^\s{_WIDE
 _GLUE = ("python", "python3", "pytest", "torchclaims", "make", "nox", "pip")
 
 
-def _glued(pieces: list[str]) -> list[str]:
-    out: list[str] = []
-    for piece in pieces:
-        last = out[-2].split()[-1] if len(out) >= 2 and out[-1] == " " else ""
-        if last and not piece.isspace() and cell_width(piece[0]) == 1 and (last.startswith("-") or last in _GLUE):
-            out[-2:] = [out[-2] + " " + piece]
-        else:
-            out.append(piece)
+def _glued(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pieces' spans, a command word or an option joined with what follows one space after it."""
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and text[out[-1][1]:s] == " " and cell_width(text[s]) == 1:
+            last = text[out[-1][0]:out[-1][1]].split()[-1]
+            if last.startswith("-") or last in _GLUE:
+                out[-1] = (out[-1][0], e)
+                continue
+        out.append((s, e))
     return out
+
+
+def wrap_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of each line of ``wrap`` (lines after the first are ``indent``
+    columns narrower): what a renderer that keeps styles (rich) slices by."""
+    width = max(width, indent + 2)
+    lines: list[tuple[int, int]] = []
+    offset = 0
+    for paragraph in text.split("\n"):
+        spans = [(offset + m.start(), offset + m.end()) for m in _PIECES.finditer(paragraph)
+                 if not m.group(0).isspace()]
+        queue = _glued(text, spans)
+        start = end = None
+        used, room = 0, width - (indent if lines else 0)
+        while queue:
+            s, e = queue.pop(0)
+            piece = text[s:e]
+            if " " in piece and cell_width(piece) > width - indent:   # a glued command longer than a line
+                queue[:0] = [(s + m.start(), s + m.end()) for m in re.finditer(r"\S+", piece)]
+                continue
+            if start is not None and used + cell_width(text[end:e]) > room:
+                lines.append((start, end))
+                start, used, room = None, 0, width - indent
+            if start is None:
+                while cell_width(text[s:e]) > room and e - s > 1:   # longer than a whole line: cut, as a last resort
+                    cut = s + 1
+                    while cut < e and cell_width(text[s:cut + 1]) <= room:
+                        cut += 1
+                    lines.append((s, cut))
+                    s, room = cut, width - indent
+                start, used = s, cell_width(text[s:e])
+            else:
+                used += cell_width(text[end:e])
+            end = e
+        lines.append((start, end) if start is not None else (offset, offset))
+        offset += len(paragraph) + 1
+    return lines
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
     """``text`` in lines of at most ``width`` display columns (CJK counts two), each line after
     the first starting with ``indent``. A line breaks at a space or next to a wide character,
     never inside a run of narrow characters (an identifier, a path, a command), which moves
-    whole to the next line; only a run longer than a whole line is cut. Chinese closing
-    punctuation stays with the character before it. A newline in ``text`` starts a new line."""
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line, used = "", 0
-        pieces = _glued(_PIECES.findall(paragraph))
-        while pieces:
-            piece = pieces.pop(0)
-            if " " in piece.strip() and cell_width(piece) > width - cell_width(indent):
-                pieces[:0] = re.split(r"( )", piece)   # a glued command longer than a line: break at its spaces
-                continue
-            if piece.isspace():
-                if line.strip():
-                    line, used = line + " ", used + 1
-                continue
-            w = cell_width(piece)
-            if used + w > width and line.strip():
-                lines.append(line.rstrip())
-                line, used = indent, cell_width(indent)
-            while used + w > width and len(piece) > 1:   # longer than a whole line: cut, as a last resort
-                cut = 1
-                while cut < len(piece) and used + cell_width(piece[:cut + 1]) <= width:
-                    cut += 1
-                lines.append(line + piece[:cut])
-                piece, line, used = piece[cut:], indent, cell_width(indent)
-                w = cell_width(piece)
-            line, used = line + piece, used + w
-        lines.append(line.rstrip())
-    return lines
+    whole to the next line; only a run longer than a whole line is cut. A command and its
+    options stay together where they fit; Chinese punctuation stays with its neighbour. A
+    newline in ``text`` starts a new line."""
+    spans = wrap_spans(text, width, cell_width(indent))
+    return [(indent if i and e > s else "") + text[s:e] for i, (s, e) in enumerate(spans)]
 
 
 # the messages the tooling records in English and shows in the learner's language
 TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_not_checkable", "stub",
               "read:no_history_dir", "read:no_history_json", "read:no_release", "read:torch_report",
-              "read:why_short", "read:why_edited", "read:why_absent", "mx:newer", "mx:no_spec")
+              "read:why_short", "read:why_edited", "read:why_absent", "mx:newer", "mx:no_spec",
+              "read:text_format", "read:o_text", "read:is_a_file", "read:json_taken", "read:o_suffix")
 
 
 def _pattern(template: str) -> re.Pattern:
