@@ -117,13 +117,15 @@ def test_the_gpu_script_runs_end_to_end_without_cuda_from_a_tree_without_git(tmp
 
 
 SLEEPY_PLUGIN = '''
-import os, subprocess, sys, time
+import os, shutil, subprocess, sys, time
 
 def pytest_runtest_logfinish(nodeid, location):
-    """After the first spec: start a child in its own session (as a benchmark's compile worker is),
-    then hang, so the step meets its limit."""
+    """After the first spec: keep a copy of run.json as it is while the step runs, start a child in
+    its own session (as a benchmark's compile worker is), then hang, so the step meets its limit."""
     if not nodeid.startswith("specs/"):
         return
+    if os.environ.get("TC_RUN_JSON"):
+        shutil.copy(os.environ["TC_RUN_JSON"], os.environ["TC_RUN_JSON_SEEN"])
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
     with open(os.environ["TC_SLEEPY_PIDS"], "a") as f:
         f.write(f"{os.getpid()} {child.pid}\\n")
@@ -142,7 +144,7 @@ def test_a_step_stopped_at_its_limit_leaves_a_partial_claims_report_and_nothing_
     (tmp_path / "plugins" / "tc_sleepy.py").write_text(SLEEPY_PLUGIN, encoding="utf-8")
     pids, out = tmp_path / "pids.txt", tmp_path / "gpu"
     env = _clean_env(tmp_path, PYTHONPATH=str(tmp_path / "plugins"), PYTEST_ADDOPTS="-p tc_sleepy",
-                     TC_SLEEPY_PIDS=str(pids))
+                     TC_SLEEPY_PIDS=str(pids), TC_RUN_JSON=str(out / "run.json"), TC_RUN_JSON_SEEN=str(tmp_path / "seen.json"))
     began = time.monotonic()
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpu-check"), "-o", str(out), "--budget", "45",
                            "--steps", "specs,report"], env=env, capture_output=True, text=True, timeout=200)
@@ -165,6 +167,9 @@ def test_a_step_stopped_at_its_limit_leaves_a_partial_claims_report_and_nothing_
         assert _gone(int(pytest_pid)) and _gone(int(child)), f"{child} outlived the step"
         assert any(entry.startswith(f"{child} ") for entry in specs.get("left_behind", [])), specs
     assert [s["step"] for s in run["steps"]] == ["specs", "report"] and run["steps"][1]["status"] == "skipped", run
+    seen = json.loads((tmp_path / "seen.json").read_text(encoding="utf-8"))   # run.json while the first step ran
+    assert seen["machine"]["compiler"] and seen["machine"]["python_headers"] and seen["environment"]["torch"], seen
+    assert seen["machine"]["cpus"] == os.cpu_count() and "gpus" in seen["machine"] and "driver" in seen["machine"]
     assert wall <= 45 + 10 and run["wall_s"] <= 45, (wall, run["wall_s"])
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     assert "claims.json.partial" in files and len(files) <= 8, files
@@ -309,9 +314,11 @@ def test_the_machine_facts_are_read_without_torch_or_a_compile():
 
 def test_a_missing_compiler_is_one_line_and_exit_2_with_the_facts_kept(tmp_path):
     out = tmp_path / "gpu"
+    began = time.monotonic()
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpu-check"), "-o", str(out)],
                           env=_clean_env(tmp_path, CC="/nonexistent/cc"), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done
+    assert time.monotonic() - began < 20, "the refusal should come before torch is even imported"
     assert done.stderr.count("\n") == 1 and "no C compiler ($CC (/nonexistent/cc))" in done.stderr, done.stderr
     run = _run_json(out)
     assert run["refused"].startswith("no C compiler") and run["machine"]["compiler"] is None, run
