@@ -115,13 +115,23 @@ def bench_links(bench_dir: pathlib.Path) -> dict[str, list[str]]:
             for cid, found in spec_links(bench_dir, pathlib.Path(bench_dir), "bench_*.py").items()}
 
 
+def marker_calls(node) -> list[ast.Call]:
+    """Each ``claim("id", ...)`` call inside an AST node (a decorator, a pytestmark), as written."""
+    return [call for call in ast.walk(node)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "claim"
+            and call.args and isinstance(call.args[0], ast.Constant)]
+
+
+def marker_argument(call: ast.Call, name: str) -> ast.expr | None:
+    """The source of a claim marker's keyword argument (``raises=``, ``match=``), or None."""
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def is_as_written(call: ast.Call) -> bool:
+    value = marker_argument(call, "as_written")
+    return isinstance(value, ast.Constant) and bool(value.value)
+
+
 def claim_calls(node) -> list[tuple[str, bool]]:
     """(claim id, as_written) of each ``claim(...)`` call inside an AST node (a decorator, a pytestmark)."""
-    found = []
-    for call in ast.walk(node):
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "claim"
-                and call.args and isinstance(call.args[0], ast.Constant)):
-            as_written = any(k.arg == "as_written" and isinstance(k.value, ast.Constant) and k.value.value
-                             for k in call.keywords)
-            found.append((call.args[0].value, as_written))
-    return found
+    return [(call.args[0].value, is_as_written(call)) for call in marker_calls(node)]

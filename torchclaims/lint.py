@@ -123,13 +123,13 @@ def _is_pytest_call(call: ast.Call, names: set[str]) -> bool:
     return owner == "pytest" and attr in names
 
 
+def _markers(func: ast.FunctionDef, module_marks: list[ast.expr]) -> list[ast.Call]:
+    """The claim markers that apply to ``func`` (its own and its module's), read by torchclaims.links."""
+    return [call for node in list(func.decorator_list) + module_marks for call in links.marker_calls(node)]
+
+
 def _raises_marker(func: ast.FunctionDef, module_marks: list[ast.expr]) -> bool:
-    for deco in list(func.decorator_list) + module_marks:
-        for node in ast.walk(deco):
-            if (isinstance(node, ast.Call) and _callee(node)[1] == "claim"
-                    and any(k.arg == "raises" for k in node.keywords)):
-                return True
-    return False
+    return any(links.marker_argument(call, "raises") is not None for call in _markers(func, module_marks))
 
 
 class _FileLint:
@@ -145,8 +145,7 @@ class _FileLint:
                           for t in n.targets if isinstance(t, ast.Name)}
         self.constants |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and n.value is not None
                            and isinstance(n.target, ast.Name) and _literal(n.value)}
-        self.module_marks = [n.value for n in tree.body if isinstance(n, ast.Assign)
-                             and any(getattr(t, "id", None) == "pytestmark" for t in n.targets)]
+        self.module_marks = links.module_marks(tree)
         self._checks_memo: dict[str, bool] = {}
 
     # -- does a function check anything?
@@ -197,7 +196,7 @@ class _FileLint:
         consts -= set(assigned)  # a module constant rebound locally is local
         for name in _mutated(func, set(assigned)):
             assigned[name].append(None)
-        for name, values in assigned.items():
+        for values in assigned.values():
             if len(values) > 1:  # rebound: which value reaches the assert depends on the flow
                 values.append(None)
         changed = True
@@ -472,16 +471,10 @@ def _is_broad(node: ast.expr | None) -> bool:
 def broad_raises(func: ast.FunctionDef, module_marks: list[ast.expr]) -> list[ast.AST]:
     """In an as-written spec: ``pytest.raises(Exception)`` / ``BaseException``, or a claim
     marker declaring ``raises=Exception`` (``broad-raises-as-written``)."""
-    as_written = []
-    for deco in list(func.decorator_list) + module_marks:
-        for call in ast.walk(deco):
-            if isinstance(call, ast.Call) and _callee(call)[1] == "claim" and any(
-                    k.arg == "as_written" and isinstance(k.value, ast.Constant) and k.value.value
-                    for k in call.keywords):
-                as_written.append(call)
+    as_written = [call for call in _markers(func, module_marks) if links.is_as_written(call)]
     if not as_written:
         return []
-    found = [call for call in as_written if any(k.arg == "raises" and _is_broad(k.value) for k in call.keywords)]
+    found = [call for call in as_written if _is_broad(links.marker_argument(call, "raises"))]
     for node in ast.walk(func):
         if isinstance(node, ast.Call) and _is_pytest_call(node, {"raises"}) and node.args and _is_broad(node.args[0]):
             found.append(node)
