@@ -607,6 +607,45 @@ def set_grad_enabled_block_cannot_reenable():
     torch.set_grad_enabled.__enter__ = enter
 
 
+@fault("autograd.set-grad-enabled-default")
+def set_grad_enabled_decorator_keeps_mode_off():
+    """@torch.set_grad_enabled(False) leaves grad mode off from the line that decorates the function on (the
+    constructor switches the mode and decorating no longer switches it back)."""
+    base = torch.set_grad_enabled.__mro__[1]   # the decorator-context base class, whose __call__ wraps without restoring
+
+    def decorate(self, func):
+        return base.__call__(self, func)
+
+    torch.set_grad_enabled.__call__ = decorate
+
+
+@fault("autograd.inplace-on-leaf-raises")
+def leaf_inplace_allowed_inside_any_no_grad_block():
+    """x.add_() on a leaf that requires grad is allowed while any torch.no_grad() block is open, even where
+    enable_grad switched recording back on inside it (the block, not the current grad mode, grants it)."""
+    depth = [0]
+    enter, leave = torch.no_grad.__enter__, torch.no_grad.__exit__
+
+    def counted_enter(self):
+        depth[0] += 1
+        return enter(self)
+
+    def counted_exit(self, *exc):
+        depth[0] -= 1
+        return leave(self, *exc)
+
+    torch.no_grad.__enter__, torch.no_grad.__exit__ = counted_enter, counted_exit
+    original = torch.Tensor.add_
+
+    def add_(self, *args, **kwargs):
+        if depth[0] and self.is_leaf and self.requires_grad and torch.is_grad_enabled():
+            original(self.data, *args, **kwargs)
+            return self
+        return original(self, *args, **kwargs)
+
+    torch.Tensor.add_ = add_
+
+
 @fault("autograd.full-backward-hook")
 def full_backward_hook_needs_input_grad():
     """A full backward hook is skipped when no input of its module requires grad (grad_input all None): it
@@ -619,6 +658,22 @@ def full_backward_hook_needs_input_grad():
                 return hook(module, grad_input, grad_output)
             return None
         return original(self, only_with_input_grad, prepend=prepend)
+
+    torch.nn.Module.register_full_backward_hook = register
+
+
+@fault("autograd.full-backward-hook")
+def full_backward_hook_zero_fills_grad_input():
+    """A full backward hook gets a zero (a 0-dim tensor), not None, in grad_input for an input that needs no
+    grad (as if torch computed a gradient nobody asked for)."""
+    original = torch.nn.Module.register_full_backward_hook
+
+    def register(self, hook, prepend=False):
+        def zero_filled(module, grad_input, grad_output):
+            if any(g is None for g in grad_input) and grad_output and grad_output[0] is not None:
+                grad_input = tuple(grad_output[0].new_zeros(()) if g is None else g for g in grad_input)
+            return hook(module, grad_input, grad_output)
+        return original(self, zero_filled, prepend=prepend)
 
     torch.nn.Module.register_full_backward_hook = register
 

@@ -202,6 +202,22 @@ def test_enable_grad_decorated_function_records_under_no_grad_on_every_call():
 
 
 @pytest.mark.claim("autograd.set-grad-enabled-default")
+def test_set_grad_enabled_false_as_a_decorator_leaves_the_default_on_around_each_call():
+    """Material: set_grad_enabled(True) is the default state.
+    True: decorating with @torch.set_grad_enabled(False) keeps it so, at definition and after each call."""
+    x = torch.ones(2, requires_grad=True)
+
+    @torch.set_grad_enabled(False)
+    def frozen(t):
+        return t * 2
+
+    assert torch.is_grad_enabled(), "defining an @torch.set_grad_enabled(False) function turned grad mode off"
+    outputs = [frozen(x).requires_grad for _ in range(2)]
+    assert outputs == [False, False], f"@torch.set_grad_enabled(False) output requires_grad per call = {outputs}"
+    assert torch.is_grad_enabled() and (x * 2).requires_grad, "grad mode is off after calling the decorated function"
+
+
+@pytest.mark.claim("autograd.set-grad-enabled-default")
 def test_set_grad_enabled_true_inside_no_grad_records_and_the_call_form_switches_at_once():
     """Material: set_grad_enabled(True) is the default state; no_grad turns autograd off.
     True: with set_grad_enabled(True) records inside no_grad; called as a function it switches at once."""

@@ -47,6 +47,27 @@ def test_inplace_on_leaf_allowed_under_no_grad():
         f"after no_grad add_: is_leaf={x.is_leaf}, requires_grad={x.requires_grad}, grad_fn={x.grad_fn}")
 
 
+@pytest.mark.claim("autograd.inplace-on-leaf-raises")
+def test_inplace_on_leaf_follows_the_current_grad_mode_not_the_enclosing_block():
+    """Material: x.add_(1) on a leaf that requires grad raises, but is allowed inside torch.no_grad().
+    True: the current mode decides: an @torch.no_grad() step may do it on every call; enable_grad inside no_grad raises."""
+    x = _leaf(1.0)
+
+    @torch.no_grad()
+    def step(t):
+        t.add_(1)
+
+    step(x)
+    step(x)
+    torch.testing.assert_close(x.detach(), torch.tensor([3.0], dtype=torch.float64),
+                               msg="x after two calls of an @torch.no_grad() step doing x.add_(1)")
+    with torch.no_grad():
+        with torch.enable_grad():
+            with pytest.raises(RuntimeError, match=LEAF_ERROR):
+                x.add_(1)
+    assert x.is_leaf and x.grad_fn is None, f"x is_leaf={x.is_leaf}, grad_fn={x.grad_fn} after the refused add_"
+
+
 @pytest.mark.claim("autograd.inplace-any-requires-grad-raises")
 @pytest.mark.claim("autograd.inplace-backward-guarantee")
 def test_inplace_on_intermediate_is_allowed_and_correct():
