@@ -248,8 +248,11 @@ function claimHead(cid){
 function show(m){
   for (const x of document.querySelectorAll('#doc mark.current')) x.classList.remove('current');
   current = m;
-  for (const x of statement(m)) x.classList.add('current');
-  const [first, ...others] = visible(m);
+  const run = statement(m);
+  for (const x of run) x.classList.add('current');
+  // the statement's claims: the one it opens on, then every other claim of its marks, worst first
+  const [first, ...others] = [...new Set(run.flatMap(visible))].sort((a, b) => (b === visible(m)[0]) - (a === visible(m)[0])
+    || ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind));
   // the others first as a line of buttons under the opened claim's head (seen without scrolling the sheet), then in full
   const chips = others.map(cid => `<button class="go" data-go="${esc(cid)}"><span class="sw ${D.claims[cid].kind}"></span><code>${esc(cid)}</code></button>`);
   $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}`
