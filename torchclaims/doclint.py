@@ -23,6 +23,7 @@ import sys
 from . import anchors, catalog, documents, finder, marks, reader
 from .errors import Parser, UsageError
 from .files import write_whole
+from .strings import default_lang, text, translate
 
 LEVEL = {"wrong": "error", "partly": "warning", "right": "note", "not measured": "note"}
 
@@ -46,11 +47,11 @@ def collect(paths: list[str]) -> list[pathlib.Path]:
                         if pathlib.Path(f).suffix.lower() in documents.FORMATS and not f.startswith(".")]
         elif path.exists():
             if path.suffix.lower() not in documents.FORMATS:
-                raise UsageError(f"{name}: extension {path.suffix or '(none)'} is not a document this tool reads; "
-                                 "give .txt, .md, .rst, .ipynb or .html, or a folder")
+                kind = f"extension {path.suffix}" if path.suffix else "no extension"
+                raise UsageError(text("en", "doc:extension", path=name, kind=kind))
             out.append(path)
         else:
-            raise UsageError(f"{name}: no such file or folder")
+            raise UsageError(text("en", "lint:no_path", path=name))
     return list(dict.fromkeys(out))
 
 
@@ -91,15 +92,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
     parser.add_argument("--history", metavar="DIR", help="verdicts from a folder of claims reports (default reports/claims/)")
     parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by (default the newest)")
-    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the truths")
+    parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
+                        help="language of the truths and messages (default: the locale's)")
     args = parser.parse_args(argv)
     if not 0 <= args.min_confidence <= 1:
-        raise UsageError(f"--min-confidence {args.min_confidence}: give a number from 0 to 1")
+        raise UsageError(text("en", "lint:confidence", value=args.min_confidence))
     if args.torch and args.report:
-        raise UsageError("--torch chooses a release of --history; a --report has one release")
+        raise UsageError(text("en", "read:torch_report"))
     paths = collect(args.paths)
     if not paths:
-        raise UsageError(f"no document (.md .rst .txt .ipynb .html) under {' '.join(args.paths)}")
+        raise UsageError(text("en", "lint:no_document", paths=" ".join(args.paths)))
     try:
         claims = catalog.load()
     except catalog.CatalogError as exc:
@@ -111,7 +113,7 @@ def main(argv: list[str]) -> int:
     for path in paths:
         doc = documents.load(path)
         if doc.note:
-            print(doc.note, file=sys.stderr)
+            print(translate(args.lang, doc.note), file=sys.stderr)
         result = marks.mark(doc, claims, found, measured, the_finder)
         results.append((result, result.shown(threshold=args.min_confidence)))
     torch = measured.get("torch")
@@ -131,7 +133,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(out)
     wrong = sum(m.verdict == "wrong" for _, shown in results for m in shown)
     total = sum(len(shown) for _, shown in results)
-    print(f"{len(paths)} documents, {total} statements found, {wrong} wrong on torch {torch or '?'}", file=sys.stderr)
+    print(text(args.lang, "lint:summary", n=len(paths), found=total, wrong=wrong, torch=torch or "?"), file=sys.stderr)
     return 1 if wrong else 0
 
 

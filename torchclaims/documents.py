@@ -20,6 +20,7 @@ import json
 import pathlib
 
 from .errors import UsageError
+from .strings import text
 
 FORMATS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".rst": "rst",
            ".ipynb": "notebook", ".html": "html", ".htm": "html"}
@@ -64,40 +65,40 @@ CONTROL = set(chr(c) for c in range(32) if chr(c) not in "\t\n\r\f") | {"\ufffd"
 
 def decode(data: bytes, where: str) -> tuple[str, str, str | None]:
     """(text, encoding, note) of a file's bytes; a UsageError for bytes that are not text."""
-    text, encoding, note = _decode(data, where)
-    if sum(ch in CONTROL for ch in text[:20_000]) > max(2, len(text[:20_000]) // 1000):
-        raise UsageError(f"{where}: is a binary file, not a text document")
-    return text, encoding, note
+    decoded, encoding, note = _decode(data, where)
+    if sum(ch in CONTROL for ch in decoded[:20_000]) > max(2, len(decoded[:20_000]) // 1000):
+        raise UsageError(text("en", "doc:binary", path=where))
+    return decoded, encoding, note
 
 
 def _decode(data: bytes, where: str) -> tuple[str, str, str | None]:
     if not data.strip():
-        raise UsageError(f"{where}: is empty; give a document with text in it")
+        raise UsageError(text("en", "doc:empty", path=where))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return _newlines(data.decode("utf-16")), "utf-16", f"{where}: decoded as UTF-16 (not UTF-8)"
+            return _newlines(data.decode("utf-16")), "utf-16", text("en", "doc:utf16", path=where)
         except UnicodeDecodeError:
-            raise UsageError(f"{where}: starts like UTF-16 but does not decode as it") from None
+            raise UsageError(text("en", "doc:bad_utf16", path=where)) from None
     try:
         return _newlines(data.decode("utf-8")), "utf-8", None
     except UnicodeDecodeError:
         pass
     if b"\x00" in data[:4096] and not _looks_utf16(data):
-        raise UsageError(f"{where}: is a binary file, not a text document")
+        raise UsageError(text("en", "doc:binary", path=where))
     from charset_normalizer import from_bytes
     best = from_bytes(data[:200_000]).best()
     if best is None:
-        raise UsageError(f"{where}: is not text in any encoding this tool knows (a binary file?)")
+        raise UsageError(text("en", "doc:no_encoding", path=where))
     encoding = best.encoding
     if encoding in ("gb2312", "gbk", "hz", "cp936"):
         encoding = "gb18030"    # the superset: a GBK file decodes the same, and no character is lost
     try:
-        text = data.decode(encoding)
+        decoded = data.decode(encoding)
     except (UnicodeDecodeError, LookupError):
-        raise UsageError(f"{where}: looks like {best.encoding} but does not decode as it") from None
+        raise UsageError(text("en", "doc:bad_encoding", path=where, encoding=best.encoding)) from None
     label = {"gb18030": "GB18030/GBK", "big5": "Big5", "utf_16": "UTF-16", "utf_16_le": "UTF-16",
              "utf_16_be": "UTF-16"}.get(encoding, encoding)
-    return _newlines(text), encoding, f"{where}: decoded as {label} (not UTF-8); offsets are into the decoded text"
+    return _newlines(decoded), encoding, text("en", "doc:decoded", path=where, encoding=label)
 
 
 def _looks_utf16(data: bytes) -> bool:
@@ -113,7 +114,7 @@ def notebook_text(raw: str, where: str) -> str:
     except (json.JSONDecodeError, nbformat.reader.NotJSONError, nbformat.validator.ValidationError,
             KeyError, TypeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"{where}: not a readable notebook ({first})") from None
+        raise UsageError(text("en", "doc:notebook", path=where, why=first)) from None
     parts = []
     for cell in nb.cells:
         source = cell.get("source", "")
@@ -183,20 +184,20 @@ def load(path: str | pathlib.Path) -> Document:
     """The document at ``path``, decoded and extracted; a UsageError of one line when it cannot be."""
     target = pathlib.Path(path)
     if target.is_dir():
-        raise UsageError(f"{path}: is a folder; give a document file ({', '.join(sorted(FORMATS))})")
+        raise UsageError(text("en", "doc:folder", path=path, formats=" ".join(sorted(FORMATS))))
     fmt = FORMATS.get(target.suffix.lower())
     if fmt is None:
         kind = f"extension {target.suffix}" if target.suffix else "no extension"
-        raise UsageError(f"{path}: {kind} is not a document this tool reads; give .txt, .md, .rst, .ipynb or .html")
+        raise UsageError(text("en", "doc:extension", path=path, kind=kind))
     try:
         data = target.read_bytes()
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such document") from None
+        raise UsageError(text("en", "doc:missing", path=path)) from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
-    text, encoding, note = decode(data, str(path))
+        raise UsageError(text("en", "doc:unreadable", path=path, why=exc.strerror)) from None
+    content, encoding, note = decode(data, str(path))
     if fmt == "notebook":
-        text = notebook_text(text, str(path))
+        content = notebook_text(content, str(path))
     elif fmt == "html":
-        text = html_text(text)
-    return Document(target, text, fmt, encoding, note)
+        content = html_text(content)
+    return Document(target, content, fmt, encoding, note)

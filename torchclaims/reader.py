@@ -24,8 +24,8 @@ import unicodedata
 
 from . import anchors, catalog, documents, finder, marks, matrix
 from .errors import Parser, UsageError
-from .strings import LANGS, default_lang, section, text, translate, wrap
 from .files import write_whole
+from .strings import LANGS, default_lang, section, text, translate, wrap
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -234,7 +234,9 @@ function statement(m){
 function claimBody(cid){
   const c = D.claims[cid];
   const cells = D.versions.map((v, i) => `<span class="c-${c.cells[i] && ['right','wrong','partly'].includes(c.cells[i]) ? c.cells[i] : 'other'}" title="${esc(c.cells[i] || '')}">${esc(v)}</span>`).join('');
-  return `<h3>${esc(T('says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
+  const found = c.stance   // a mark of the claim finder: what this passage does with the claim
+    ? `<p class="stance">${esc(T('stance_' + c.stance))} (${esc(T('confidence'))} ${esc(String(c.confidence))})</p>` : '';
+  return found + `<h3>${esc(T(c.stance ? 'claim_says' : 'says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
     + `<h3>${esc(T('truth'))}</h3><p class="truth">${esc(c['truth_' + lang])}</p>`
     + `<h3>${esc(T('source'))}</h3><p class="source">${esc(c['source_' + lang])}</p>`
     + (D.versions.length ? `<h3>${esc(T('history'))}</h3><p class="history">${esc(c['history_' + lang])}</p><p class="cells">${cells}</p>` : '')
@@ -344,7 +346,8 @@ def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) 
             "says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,
             "source_en": label["en"], "source_zh": label["zh"], "history_en": info.get("history", ""),
             "history_zh": info.get("history_zh", ""),
-            "cells": info.get("cells", []), "command": f"pytest specs/ --claim {cid}"}
+            "cells": info.get("cells", []), "command": f"pytest specs/ --claim {cid}",
+            "stance": info.get("stance"), "confidence": info.get("confidence")}
 
 
 def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict, measured: dict,
@@ -501,7 +504,11 @@ def found_as_placed(shown: list, measured: dict) -> tuple[anchors.Placed, dict]:
         kind_here = m.verdict if m.verdict in MEASURED else "other"
         before = colour.get(m.claim)
         colour[m.claim] = kind_here if before is None else min(before, kind_here, key=SEVERITY.index)
-    claims = {cid: dict(measured["claims"].get(cid, {}), material=k) for cid, k in colour.items()}
+    first = {}
+    for m in shown:
+        first.setdefault(m.claim, m)
+    claims = {cid: dict(measured["claims"].get(cid, {}), material=k, stance=first[cid].stance,
+                        confidence=round(first[cid].confidence, 2)) for cid, k in colour.items()}
     return placed, dict(measured, claims={**measured["claims"], **claims})
 
 
@@ -514,7 +521,7 @@ def _output(path: str | None, fmt: str, name: str) -> tuple[pathlib.Path, str]:
     target = pathlib.Path(path)
     if target.suffix.lower() in (".html", ".htm", ".json"):
         if target.suffix.lower() != suffix and not (suffix == ".html" and target.suffix.lower() == ".htm"):
-            raise UsageError(f"-o {path}: a {target.suffix} file for --format {fmt}; name a {suffix} file or a folder")
+            raise UsageError(text("en", "read:o_suffix", path=path, suffix=target.suffix, fmt=fmt, wanted=suffix))
         return target.parent, target.name
     return target, pathlib.Path(name).stem + suffix
 
@@ -543,14 +550,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     fmt = "text" if args.text else args.format or "html"
     if args.text and args.format not in (None, "text"):
-        raise UsageError(f"--text and --format {args.format}: choose one")
+        raise UsageError(text("en", "read:text_format", fmt=args.format))
     if args.torch and args.report:
         raise UsageError(text("en", "read:torch_report"))
     if fmt == "text" and args.output:
-        raise UsageError("-o is for the page or the JSON; --text prints to the terminal")
+        raise UsageError(text("en", "read:o_text"))
     doc = documents.load(args.document)
     if doc.note:
-        print(doc.note, file=sys.stderr)
+        print(translate(args.lang, doc.note), file=sys.stderr)
     try:
         claims = catalog.load()
     except catalog.CatalogError as exc:
@@ -562,10 +569,11 @@ def main(argv: list[str]) -> int:
     progress = None
     if len(doc.text) > 1_000_000:
         def progress(at: int, total: int) -> None:
-            print(f"\rreading {total / 1e6:.1f} M characters: {100 * at // total}%", end="", file=sys.stderr, flush=True)
+            print("\r" + text(args.lang, "read:progress", size=total / 1e6, percent=100 * at // total), end="",
+                  file=sys.stderr, flush=True)
     result = marks.mark(doc, claims, found, measured, use_anchors=not args.no_anchors, progress=progress)
     if progress:
-        print(f"\rreading {len(doc.text) / 1e6:.1f} M characters: 100%", file=sys.stderr)
+        print("\r" + text(args.lang, "read:progress", size=len(doc.text) / 1e6, percent=100), file=sys.stderr)
     if fmt == "json":
         blob = json.dumps(result.as_json(args.all), ensure_ascii=False, indent=1) + "\n"
         if args.output is None:
@@ -573,7 +581,7 @@ def main(argv: list[str]) -> int:
             return 0
         folder, name = _output(args.output, fmt, doc.name)
         out = write_whole(_checked(folder, name, json_ok=True), blob)
-        print(f"{len(result.shown(args.all))} marks; wrote {out}")
+        print(text(args.lang, "read:json_wrote", n=len(result.shown(args.all)), path=out))
         return 0
     anchored = result.placed is not None and bool(result.placed.placed)
     if anchored:
@@ -597,9 +605,11 @@ def main(argv: list[str]) -> int:
             print("  " + line)
     else:
         hidden = len(result.marks) - len(result.shown(args.all))
-        print(f"{len(placed.placed)} statements found by the claim finder"
-              + (f" ({hidden} more below confidence {finder.SHOWN} or mere mentions: --all)" if hidden else "")
-              + f"; wrote {out}")
+        print(text(args.lang, "read:found_wrote", n=len(placed.placed), path=out))
+        if hidden:
+            print("  " + text(args.lang, "read:found_hidden", n=hidden, shown=finder.SHOWN))
+        if not placed.placed:
+            print("  " + text(args.lang, "read:found_none"))
     return 0
 
 
@@ -607,7 +617,7 @@ def _checked(folder: pathlib.Path, name: str, json_ok: bool = False) -> pathlib.
     """``folder/name``, refusing a folder that is a file; a JSON file is replaced only if it is a
     JSON this command wrote (it has the contract's keys)."""
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder}: is a file, not a folder")
+        raise UsageError(text("en", "read:is_a_file", path=folder))
     target = folder / name
     if target.exists() and json_ok:
         try:
@@ -615,6 +625,6 @@ def _checked(folder: pathlib.Path, name: str, json_ok: bool = False) -> pathlib.
         except (OSError, ValueError, UnicodeDecodeError):
             old = None
         if not (isinstance(old, dict) and {"document", "chars", "marks"} <= set(old)):
-            raise UsageError(f"{target}: exists and was not written by this command; choose another -o")
+            raise UsageError(text("en", "read:json_taken", path=target))
     folder.mkdir(parents=True, exist_ok=True)
     return target

@@ -182,6 +182,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:o_text": "-o is for the page or the JSON; --text prints to the terminal",
         "read:text_format": "--text and --format {fmt}: choose one",
         "read:progress": "reading {size:.1f} M characters: {percent}%",
+        "doc:binary": "{path}: is a binary file, not a text document",
+        "doc:empty": "{path}: is empty; give a document with text in it",
+        "doc:utf16": "{path}: decoded as UTF-16 (not UTF-8)",
+        "doc:bad_utf16": "{path}: starts like UTF-16 but does not decode as it",
+        "doc:no_encoding": "{path}: is not text in any encoding this tool knows (a binary file?)",
+        "doc:bad_encoding": "{path}: looks like {encoding} but does not decode as it",
+        "doc:decoded": "{path}: decoded as {encoding} (not UTF-8); offsets are into the decoded text",
+        "doc:notebook": "{path}: not a readable notebook ({why})",
+        "doc:folder": "{path}: is a folder; give a document file ({formats})",
+        "doc:extension": "{path}: {kind} is not a document this tool reads; give .txt, .md, .rst, .ipynb or .html",
+        "doc:missing": "{path}: no such document",
+        "doc:unreadable": "{path}: cannot be read ({why})",
+        "lint:no_path": "{path}: no such file or folder",
+        "lint:confidence": "--min-confidence {value}: give a number from 0 to 1",
+        "lint:no_document": "no document (.md .rst .txt .ipynb .html) under {paths}",
+        "lint:summary": "{n} {n:document|documents}, {found} {found:statement|statements} found, {wrong} wrong on torch {torch}",
         # ------------------------------------------------ a claim's history across releases (matrix.history)
         "h:right": "holds", "h:wrong": "wrong", "h:partly": "partly right",
         "h:every": "{verdict} on every release", "h:every_measured": "{verdict} on every release measured ({n} of {total})",
@@ -379,6 +395,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "read:o_text": "-o 用于网页或 JSON；--text 直接打印到终端",
         "read:text_format": "--text 与 --format {fmt} 只能选一个",
         "read:progress": "正在读取 {size:.1f} M 个字符：{percent}%",
+        "doc:binary": "{path}：这是二进制文件，不是文本文档",
+        "doc:empty": "{path}：文件是空的；请给一份有文字的文档",
+        "doc:utf16": "{path}：按 UTF-16（而不是 UTF-8）解码",
+        "doc:bad_utf16": "{path}：开头像 UTF-16，却无法按它解码",
+        "doc:no_encoding": "{path}：不是本工具认识的任何编码的文本（是二进制文件吗？）",
+        "doc:bad_encoding": "{path}：看起来是 {encoding} 编码，却无法按它解码",
+        "doc:decoded": "{path}：按 {encoding}（而不是 UTF-8）解码；位置下标指向解码后的文本",
+        "doc:notebook": "{path}：无法读取的 notebook（{why}）",
+        "doc:folder": "{path}：这是文件夹；请给一个文档文件（{formats}）",
+        "doc:extension": "{path}：{kind}不是本工具能读的文档；请给 .txt、.md、.rst、.ipynb 或 .html",
+        "doc:missing": "{path}：没有这个文档",
+        "doc:unreadable": "{path}：无法读取（{why}）",
+        "lint:no_path": "{path}：没有这个文件或文件夹",
+        "lint:confidence": "--min-confidence {value}：请给 0 到 1 之间的数",
+        "lint:no_document": "{paths} 下没有文档（.md .rst .txt .ipynb .html）",
+        "lint:summary": "{n} 份文档，找到 {found} 处说法，其中 {wrong} 处在 torch {torch} 上是错的",
         "h:right": "成立", "h:wrong": "错误", "h:partly": "部分正确",
         "h:every": "在所有版本上{verdict}", "h:every_measured": "在测过的 {n} 个版本上{verdict}（共 {total} 个）",
         "h:first": "{end} 及以前{verdict}", "h:last": "自 {since} 起{verdict}", "h:last_near": "最迟自 {since} 起{verdict}",
@@ -563,6 +595,7 @@ def wrap_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
                  if not m.group(0).isspace()]
         queue = _glued(text, spans)
         start = end = None
+        opening = True   # the paragraph's first line keeps its leading spaces (a label's indent)
         used, room = 0, width - (indent if lines else 0)
         while queue:
             s, e = queue.pop(0)
@@ -580,7 +613,9 @@ def wrap_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
                         cut += 1
                     lines.append((s, cut))
                     s, room = cut, width - indent
-                start, used = s, cell_width(text[s:e])
+                if opening and cell_width(text[offset:e]) <= room:
+                    s = offset
+                start, used, opening = s, cell_width(text[s:e]), False
             else:
                 used += cell_width(text[end:e])
             end = e
@@ -604,7 +639,10 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
 TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_not_checkable", "stub",
               "read:no_history_dir", "read:no_history_json", "read:no_release", "read:torch_report",
               "read:why_short", "read:why_edited", "read:why_absent", "mx:newer", "mx:no_spec",
-              "read:text_format", "read:o_text", "read:is_a_file", "read:json_taken", "read:o_suffix")
+              "read:text_format", "read:o_text", "read:is_a_file", "read:json_taken", "read:o_suffix",
+              "doc:binary", "doc:empty", "doc:utf16", "doc:bad_utf16", "doc:no_encoding", "doc:bad_encoding",
+              "doc:decoded", "doc:notebook", "doc:folder", "doc:extension", "doc:missing", "doc:unreadable",
+              "lint:no_path", "lint:confidence", "lint:no_document")
 
 
 def _pattern(template: str) -> re.Pattern:
