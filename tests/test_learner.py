@@ -11,12 +11,13 @@ import sys
 import types
 
 import pytest
+
 # All of rich the scoreboard uses, imported here once: pytester's in-process runs drop the
 # modules a run imported, and a rich half re-imported mixes two Style classes.
 import rich.box
 import rich.console
 import rich.markup
-import rich.table
+import rich.table  # noqa: F401  (imported once here with the rest, see above)
 from rich.cells import cell_len
 
 from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
@@ -45,7 +46,7 @@ def one_line(stderr: str) -> str:
 def test_both_languages_have_the_same_strings_with_the_same_fields():
     en, zh = strings.table("en"), strings.table("zh")
     assert set(en) == set(zh), f"only in English: {set(en) - set(zh)}; only in Chinese: {set(zh) - set(en)}"
-    fields = lambda s: sorted({f for _, f, _, _ in string.Formatter().parse(s) if f})  # noqa: E731
+    fields = lambda s: sorted({f for _, f, _, _ in string.Formatter().parse(s) if f})
     differ = {k: (fields(en[k]), fields(zh[k])) for k in en if fields(en[k]) != fields(zh[k])}
     assert not differ, f"the two languages fill different fields: {differ}"
 

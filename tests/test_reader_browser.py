@@ -13,6 +13,7 @@ import os
 import pytest
 
 from torchclaims import anchors, catalog, reader
+
 from tests.test_matrix_browser import viewport
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # e2e: headless Chromium
