@@ -56,7 +56,7 @@ def test_claims_speaks_chinese_in_markdown(claims_dir):
 def test_a_chinese_locale_makes_chinese_the_default_and_lang_en_overrides_it(claims_dir, var):
     zh = cli("show", "tensors.wrong", env=ENGLISH | {var: "zh_CN.UTF-8"})
     assert zh.returncode == 0, zh.stderr
-    assert "资料的说法: 资料说错了" in zh.stdout and "[判定: 错误]" in zh.stdout, \
+    assert "资料的说法：资料说错了" in zh.stdout and "[判定：错误]" in zh.stdout, \
         f"show under {var}=zh_CN.UTF-8 printed, expected Chinese:\n{zh.stdout}"
     en = cli("show", "tensors.wrong", "--lang", "en", env=ENGLISH | {var: "zh_CN.UTF-8"})
     assert "the material says: SAYS-WRONG" in en.stdout, f"--lang en should override the locale:\n{en.stdout}"
@@ -103,7 +103,7 @@ def test_show_prints_one_claim_with_says_truth_and_source(claims_dir):
     assert result.returncode == 0, result.stderr
     assert "the material says: SAYS-WRONG" in result.stdout and "what is true: TRUTH-WRONG" in result.stdout
     assert "source: 004, a study note on the book Python Deep Learning: Based on PyTorch, from NumPy to autograd, §2.2" \
-        in result.stdout, "the source is named, not only its file"
+        in " ".join(result.stdout.split()), "the source is named, not only its file (wrapped to the terminal)"
     assert "(004_9d58428a819b84da.txt)" in result.stdout, "the file name stays, for reference"
 
 

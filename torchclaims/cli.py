@@ -10,13 +10,14 @@ import importlib.metadata
 import json
 import os
 import pathlib
+import shutil
 import sys
 
 from . import anchors, catalog, lint, outcomes
 from . import links as _links
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
-from .strings import default_lang, fill, text, usage_line, verdict_from_word
+from .strings import cell_width, default_lang, fill, text, usage_line, verdict_from_word, wrap
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
@@ -48,6 +49,11 @@ def _filter(claims, topic, verdict, lang="en"):
             if (not topic or c.topic == topic) and (not verdict or c.verdict == verdict)]
 
 
+def colon(lang: str) -> str:
+    """The colon after a label: ": " in English, "：" in Chinese."""
+    return "：" if lang == "zh" else ": "
+
+
 def verdict_word(lang: str, verdict: str) -> str:
     """The catalog's label in English (whole: never the tables' ``version-dep``), or its translation."""
     return verdict if lang == "en" else text(lang, verdict)
@@ -74,15 +80,15 @@ def _claims_table(claims, lang) -> None:
     buf = io.StringIO()
     blocks = Console(file=buf, width=console.width, force_terminal=console.is_terminal,
                      color_system=console.color_system and "standard")
+    labels = {key: f"  {text(lang, key)}{colon(lang)}" for key in ("verdict", "source", "says", "truth")}
+    pad = max(cell_width(label) for label in labels.values())
     for c in claims:
         blocks.print(Text(c.id, style="bold"), no_wrap=True, crop=False, overflow="ignore")
-        grid = Table.grid()
-        grid.add_column(no_wrap=True)
-        grid.add_column(overflow="fold")
         for key, value in (("verdict", verdict_word(lang, c.verdict)), ("source", c.source_short),
                            ("says", c.text("says", lang)), ("truth", c.text("truth", lang))):
-            grid.add_row(Text(f"  {text(lang, key)}: "), Text(value))
-        blocks.print(grid)
+            lead = labels[key] + " " * (pad - cell_width(labels[key]))
+            for line in wrap(lead + value, console.width, " " * pad):
+                blocks.print(Text(line), no_wrap=True, crop=False, overflow="ignore")
         blocks.print()
     print("\n".join(line.rstrip(" ") for line in buf.getvalue().splitlines()))
 
@@ -146,18 +152,24 @@ def cmd_show(args) -> int:
     if args.id not in claims:
         raise UsageError(unknown_claim_message(args.id, claims, lang))
     c = claims[args.id]
-    print(f"{c.id}  [{text(lang, 'verdict')}: {verdict_word(lang, c.verdict)}]")
+    width = shutil.get_terminal_size((100, 24)).columns
+    say = colon(lang)
+
+    def hang(label: str, value: str) -> None:
+        for line in wrap(f"  {label}{say}{value}", width, "    "):
+            print(line)
+    print(f"{c.id}  [{text(lang, 'verdict')}{say}{verdict_word(lang, c.verdict)}]")
     for source in c.source:
         file, _, _ = source.partition(" ")
-        print(f"  {text(lang, 'source')}: {catalog.source_label(source, lang)}  ({file})")
-    print(f"  {text(lang, 'says')}: {c.text('says', lang)}")
-    print(f"  {text(lang, 'truth')}: {c.text('truth', lang)}")
+        hang(text(lang, "source"), f"{catalog.source_label(source, lang)}  ({file})")
+    hang(text(lang, "says"), c.text("says", lang))
+    hang(text(lang, "truth"), c.text("truth", lang))
     if c.versions:
-        print(f"  {text(lang, 'versions')}: {c.versions}")
+        print(f"  {text(lang, 'versions')}{say}{c.versions}")
     for ref in c.refs:
-        print(f"  {text(lang, 'refs')}: {ref}")
+        print(f"  {text(lang, 'refs')}{say}{ref}")
     specs = spec_links().get(c.id, [])
-    print(f"  {text(lang, 'specs')}:" if specs else f"  {text(lang, 'specs_none')}")
+    print(f"  {text(lang, 'specs')}{say.rstrip()}" if specs else f"  {text(lang, 'specs_none')}")
     for name, as_written in specs:
         print(f"    {name}" + (f"  ({text(lang, 'spec_as_written')})" if as_written else ""))
     if lang == "en":
