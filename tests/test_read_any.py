@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from torchclaims import catalog, cli, finder
+from torchclaims import anchors, catalog, cli, finder
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
 
@@ -157,3 +157,38 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, cued, argv, fragment
     assert cli.main([str(names.get(a, a)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
+
+
+SEED = "004_9d58428a819b84da.txt"
+
+
+@pytest.mark.skipif(not (anchors.seeds_dir() / SEED).exists(),
+                    reason="needs the four documents (../shared/seeds/); CI clones only this repository")
+@pytest.mark.parametrize("encoding", ["gbk", "gb18030", "utf-16"])
+def test_a_seed_saved_in_another_encoding_places_every_anchored_claim(tmp_path, capsys, encoding):
+    """Material: 004 as Windows Notepad or a Chinese site saves it.  True: decoded with a note,
+    every claim the UTF-8 copy places is placed, at the same text."""
+    original = (anchors.seeds_dir() / SEED).read_text(encoding="utf-8")
+    utf8 = run_json(capsys, str(anchors.seeds_dir() / SEED))
+    copy = tmp_path / SEED
+    copy.write_bytes(original.encode(encoding))
+    assert cli.main(["read", str(copy), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert "not UTF-8" in out.err or "UTF-16" in out.err
+    assert data["text"] == original
+    assert [(m["claim"], m["start"], m["end"]) for m in data["marks"]] == \
+        [(m["claim"], m["start"], m["end"]) for m in utf8["marks"]]
+    assert {m["how"] for m in data["marks"]} == {"anchor"} and len(data["marks"]) >= 40
+
+
+def test_a_large_document_shows_progress(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: a document over a million characters reports its progress
+    on stderr (and its JSON still comes whole on stdout)."""
+    path = tmp_path / "big.md"
+    path.write_text((POST + "\n") * (1_100_000 // len(POST)), encoding="utf-8")
+    data = run_json(capsys, str(path))
+    assert len(data["marks"]) > 1000
+    assert cli.main(["read", str(path), "--format", "json"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("%") >= 3 and ": 0%" in err and ": 100%" in err
