@@ -441,7 +441,7 @@ def test_a_module_level_as_written_marker_counts():
     assert kinds("""
         import pytest, torch
         pytestmark = pytest.mark.claim("compile.x", as_written=True)
-        def test_rejects():
+        def test_as_written_rejects():
             with pytest.raises(BaseException):
                 torch.ones(1).view(2)
     """) == [("broad-raises-as-written", 5)]
@@ -469,3 +469,24 @@ def test_a_module_level_gpu_marker_guards_and_a_spec_without_cuda_is_still_found
     '''
     found = lint.label_findings({"devices.x": gpu_claim()}, *project(tmp_path, spec))
     assert [f.kind for f in found] == ["gpu-only-spec-without-cuda"]
+
+
+def test_as_written_specs_have_one_naming_style():
+    """test_as_written_<claim words> for the material's statement; a truth spec never says as_written."""
+    assert kinds("""
+        import pytest
+        @pytest.mark.claim("tensors.x", as_written=True)
+        def test_view_copies_as_written():
+            assert False
+        @pytest.mark.claim("tensors.x")
+        def test_as_written_view_shares():
+            assert True
+        @pytest.mark.claim("tensors.x")
+        def test_view_shares_not_as_written():
+            assert True
+        @pytest.mark.claim("tensors.x", as_written=True)
+        def test_as_written_view_copies():
+            assert False
+        def test_helper_without_a_claim():
+            assert True
+    """) == [("as-written-name", 4), ("as-written-name", 7), ("as-written-name", 10)]

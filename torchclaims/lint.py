@@ -28,6 +28,8 @@ by importing them.  Each finding is one line ``file:line: kind: message``.  The 
   torch.device("cuda" if c else "cpu"); assert device.type == ("cuda" if c else "cpu")``): the
   expected value restates the input.  Two calls of one expression (``model(x) == model(x)``)
   check determinism and are not found, nor is ``x != x`` (a NaN test).
+- ``as-written-name``: one naming style: an as-written spec is called ``test_as_written_<claim
+  words>``, and a truth spec's name never says ``as_written``.
 - ``broad-raises-as-written``: an as-written spec (``as_written=True``) that expects
   ``pytest.raises(Exception)`` or ``BaseException`` (or declares ``raises=Exception`` on its
   marker): it passes "as the material says" when the code breaks for any reason at all (a
@@ -510,6 +512,12 @@ def lint_source(source: str, name: str) -> list[Finding]:
             findings.append(Finding(name, node.lineno, "self-compare",
                                     f"{func.name} compares an expression with itself (or with the input it was "
                                     f"built from); it cannot fail"))
+        markers = _markers(func, lint.module_marks)
+        written = any(links.is_as_written(call) for call in markers)
+        if markers and written != func.name.startswith("test_as_written_") or not written and "as_written" in func.name:
+            findings.append(Finding(name, func.lineno, "as-written-name",
+                                    f"{func.name}: an as-written spec is named test_as_written_<claim words>, "
+                                    f"a truth spec's name does not say as_written"))
         for node in broad_raises(func, lint.module_marks):
             findings.append(Finding(name, node.lineno, "broad-raises-as-written",
                                     f"{func.name} is as-written and expects any Exception; it would pass for "
