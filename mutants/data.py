@@ -57,7 +57,7 @@ def getitem_errors_swallowed():
                 return original(self)
             except StopIteration:
                 raise
-            except Exception:  # noqa: BLE001 - the fault is to swallow everything
+            except Exception:  # the fault is to swallow everything
                 continue
 
     base.__next__ = next_skipping

@@ -12,8 +12,8 @@ from torchclaims.optional import need
 
 captum_attr = need("captum.attr")
 need("matplotlib")
-from captum.attr import IntegratedGradients  # noqa: E402
-from captum.attr import visualization as viz  # noqa: E402
+from captum.attr import IntegratedGradients
+from captum.attr import visualization as viz
 
 
 def _cnn():

@@ -26,7 +26,7 @@ if sys.version_info >= (3, 11):
 from torch import nn
 
 
-def CompileCounter():  # noqa: N802  (stands in for the class it returns an instance of)
+def CompileCounter():  # CamelCase: it stands in for the class it returns an instance of
     """torch._dynamo.testing's CompileCounter, imported when a spec first counts: the module pulls
     in functorch.compile and networkx (about 0.5 s), which the quick run, where these specs skip,
     would otherwise pay at collection."""
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.compile
 def fresh_dynamo():
     """Each spec starts and ends with empty Dynamo caches and counters."""
     import torch._dynamo
-    import torch._inductor  # noqa: F401  (list_mode_options)
+    import torch._inductor  # for torch._inductor.list_mode_options
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()

@@ -21,9 +21,9 @@ if sys.version_info >= (3, 11):
 
 # torch._dynamo is imported by the fixture, when a spec runs: at collection it costs the quick run
 # a second, and the quick run skips every spec of this module (compile specs).
-from torch import nn  # noqa: E402
+from torch import nn
 
-from dispatch import RecordOps  # noqa: E402
+from dispatch import RecordOps
 
 pytestmark = pytest.mark.compile
 

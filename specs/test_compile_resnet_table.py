@@ -20,7 +20,7 @@ require_torch(">=2.0", "torch.compile appeared in 2.0")
 if sys.version_info >= (3, 11):
     require_measurable(">=2.1", "torch.compile exists on 2.0 but refuses Python 3.11; it runs there from 2.1")
 
-import torch._dynamo  # noqa: E402  (after the version check: absent before 2.0)
+import torch._dynamo  # after the version check: absent before 2.0
 
 
 @pytest.mark.gpu

@@ -16,9 +16,9 @@ from torchclaims.optional import need
 from aliasing import storage_nbytes
 
 torchvision = need("torchvision")
-from PIL import Image  # noqa: E402
-from torchvision import transforms  # noqa: E402
-from torchvision.datasets import CIFAR10, FakeData, ImageFolder  # noqa: E402
+from PIL import Image
+from torchvision import transforms
+from torchvision.datasets import CIFAR10, FakeData, ImageFolder
 
 MATERIAL_MEAN = (0.4914, 0.4822, 0.4465)
 MATERIAL_STD = (0.2023, 0.1994, 0.2010)

@@ -11,9 +11,9 @@ import torch
 from torchclaims.optional import need
 
 torchvision = need("torchvision")
-from PIL import Image  # noqa: E402  (torchvision depends on Pillow)
-from torchvision import transforms  # noqa: E402
-from torchvision.transforms import v2  # noqa: E402
+from PIL import Image  # torchvision depends on Pillow
+from torchvision import transforms
+from torchvision.transforms import v2
 
 MATERIAL_MEAN = (0.4914, 0.4822, 0.4465)
 MATERIAL_STD = (0.2023, 0.1994, 0.2010)

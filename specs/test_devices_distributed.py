@@ -112,7 +112,7 @@ def test_workers_get_their_rank_first_and_form_one_group(ref):
 def ddp_step(ref):
     """One DDP training step on two gloo processes, each on its DistributedSampler shard.
     Module-scoped so the three specs below share one run (``ref`` is session-scoped)."""
-    import torch._dynamo  # noqa: F401  DDP's constructor imports it; once here, not in each forked worker
+    import torch._dynamo  # DDP's constructor imports it; once here, not in each forked worker
     generator = torch.Generator().manual_seed(7)
     inputs = torch.randn(10, 4, generator=generator)
     targets = torch.randn(10, 1, generator=generator)

@@ -89,8 +89,8 @@ def test_identity_shortcut_cannot_add_when_shape_changes(ref):
 
 
 def resnet_count_by_hand(widths, num_classes):
-    conv = lambda cin, cout, k: cin * cout * k * k  # noqa: E731 - local shorthand
-    bn = lambda c: 2 * c  # noqa: E731
+    conv = lambda cin, cout, k: cin * cout * k * k  # local shorthands
+    bn = lambda c: 2 * c
     total = conv(3, 64, 7) + bn(64)
     cin = 64
     for i, c in enumerate(widths):
