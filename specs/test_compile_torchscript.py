@@ -34,7 +34,7 @@ class _Branchy(nn.Module):
 
 class _WithUnused(nn.Module):
     def forward(self, x):
-        unused = torch.sin(x)  # noqa: F841 -- the dead computation the material says trace shows
+        unused = torch.sin(x)  # noqa: F841  (the dead computation the material says trace shows)
         return x + 1
 
 

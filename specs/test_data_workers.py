@@ -136,7 +136,7 @@ def test_getitem_exception_in_a_worker_is_reraised_with_the_worker_named():
     try:
         for _ in iterator:
             pass
-    except Exception as exc:  # noqa: BLE001 - the spec inspects whatever came out
+    except Exception as exc:  # the spec inspects whatever came out
         kind, message = type(exc), str(exc)
     finally:
         shutdown(iterator)
