@@ -1,6 +1,7 @@
 """The claim finder (torchclaims/finder.py) on small texts of the tests' own, with cues of the
 tests' own, so each rule of matching and stance is seen on its own."""
 import dataclasses
+import re
 
 import pytest
 
@@ -59,6 +60,24 @@ def test_a_reported_belief_is_turned_over(the_finder):
 def test_a_falsity_marker_after_the_cue_denies(the_finder):
     """Material: none (tooling).  True: "X is a myth" / "X 是错的" denies X."""
     assert found(the_finder, "“num_workers 越大越好”是错的。")[0][1] == "asserts"   # a negated claim, denied twice
+
+
+def test_the_next_clause_calling_it_false_denies(the_finder):
+    """Material: none (tooling).  True: "X，这是错的" and "X, which is wrong" turn X over."""
+    assert found(the_finder, "num_workers 越大越好，这是错的。")[0][1] == "asserts"   # a negated claim, denied
+    assert found(the_finder, "detach() makes a deep copy, which is wrong.")[0][1] == "asserts"   # the opposite, denied
+    assert found(the_finder, "detach() shares memory, which is wrong.")[0][1] == "denies"
+
+
+def test_words_with_a_negating_character_are_no_negation(the_finder):
+    """Material: none (tooling).  True: 类别, 识别, 别名 and 区别 contain 别 but negate nothing."""
+    assert found(the_finder, "在不同类别上，detach() 与原张量共享内存，这是它和别名的区别。")[0][1] == "asserts"
+
+
+def test_a_star_inside_a_phrase_matches_any_ending():
+    """Material: none (tooling).  True: "more worker* is better" matches "more workers is better"."""
+    assert re.search(finder.phrase_pattern("more worker* is better"), finder.normal("More workers is better"))
+    assert not re.search(finder.phrase_pattern("more worker* is better"), finder.normal("more is better"))
 
 
 def test_a_negated_claim(the_finder):

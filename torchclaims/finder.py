@@ -33,6 +33,7 @@ from . import catalog
 from .segment import Sentences, comment_of
 
 SPREAD = 80         # characters between a passage's first and last cue before confidence drops
+RIVAL = 0.5         # a mark whose cues cover less than this share of a rival's on the same passage is hidden
 SHOWN = 0.5          # the default threshold: marks below it are shown with --all only
 MENTION = 0.35       # the confidence of a mention (below SHOWN: shown with --all)
 WINDOW = 3           # units in a passage, at most
@@ -41,7 +42,8 @@ STANCES = ("asserts", "denies", "mentions")
 NEG_ZH = "不没无非未别勿莫"
 NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不错", "不管", "不但", "非常", "无论", "除非",
               "无疑", "不得不", "毫无疑问", "不妨", "莫过于", "别的", "别人", "无数", "非零", "非空", "区别", "分别",
-              "特别", "无关紧要", "并无二致", "不论", "无所谓")
+              "特别", "无关紧要", "并无二致", "不论", "无所谓", "类别", "级别", "识别", "差别", "个别", "性别",
+              "别名", "告别", "无损")
 NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere"
                     r"|instead of|rather than)(?![a-z0-9_(])|n't\b|\bcan ?not\b")
 # verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"
@@ -81,6 +83,7 @@ class Mark:
     stance: str
     confidence: float
     why: str          # the cues that matched, for a reader who asks
+    evidence: int = 0  # characters of the passage its says cues matched: a sibling with far fewer loses
 
     def as_json(self) -> dict:
         return {"claim": self.claim, "start": self.start, "end": self.end, "stance": self.stance,
@@ -123,6 +126,8 @@ def phrase_pattern(phrase: str) -> str:
                 parts.append(r"[\s_\-]*")
         elif ch == " ":
             parts.append(r"\s*")
+        elif ch == "*" and 0 < i < len(p) - 1:   # "more workers* is better": any ending inside a phrase
+            parts.append(r"[a-z0-9_]*")
         elif _is_cjk(ch):
             parts.append(re.escape(ch) + r"\s?")
         else:
@@ -268,7 +273,8 @@ class Finder:
         why = f"subject {subject.group(0)!r}; " + ", ".join(("!" if f else "") + repr(m.group(0)) for m, f in found)
         if flips:
             why += f"; {flips} flip(s)"
-        return Mark(claim.id, start, end, stance, min(confidence, 0.99), why)
+        return Mark(claim.id, start, end, stance, min(confidence, 0.99), why,
+                    sum(m.end() - m.start() for m, _ in found) + (subject.end() - subject.start()))
 
 
 def _negations(clause: str, skip: list[tuple[int, int]], offset: int) -> int:
@@ -313,9 +319,15 @@ def _flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) 
     negations = _negations(norm[scope:last.end()], spans, scope)
     turns = [m.end() for m in CONTRAST.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
-    reported = (any(w in norm[last.end():clause_end] for w in FALSITY) or any(w in segment for w in BELIEF)
+    reported = (any(w in norm[last.end():clause_end] for w in FALSITY) or bool(NEXT_FALSE.match(norm, clause_end))
+                or any(w in segment for w in BELIEF)
                 or (not negations and any(w in segment for w in MYTH)) or _quoted_heading(norm, last))
     return negations + reported     # "有人说 X，这是错的" reports one myth: one flip, not two
+
+
+# the next clause calls the statement false: "X，这是错的", "X, which is wrong", "X. That is a myth."
+NEXT_FALSE = re.compile(r"[，,;；:：.。!！\s]*(?:这是|这个说法|这种说法|这句话|这个|这|那是|this is|that is|that's|this's|which is)"
+                        r"\s*(?:完全|根本|并|其实)?\s*(?:错的|错误的|不对|不成立|误解|误区|谣言|wrong|false|incorrect|a myth|not true|a misconception)")
 
 
 QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
@@ -335,7 +347,7 @@ def _quoted_heading(norm: str, last: re.Match) -> bool:
 
 def _resolve(raw: list[Mark]) -> list[Mark]:
     """One mark per claim and passage, no two marks of a claim overlapping; where several claims
-    compete for the same passage, the weaker lose confidence."""
+    compete for the same passage, one whose cues matched far less of it than a rival's is hidden."""
     raw.sort(key=lambda m: (-(m.stance != "mentions"), -m.confidence, m.end - m.start, m.start, m.claim))
     kept: list[Mark] = []
     taken: dict[str, list[tuple[int, int]]] = {}
@@ -352,8 +364,10 @@ def _resolve(raw: list[Mark]) -> list[Mark]:
     out = []
     for m in kept:
         rivals = by_span.get((m.start, m.end), [])
-        if m.stance != "mentions" and len(rivals) > 2:
-            m = dataclasses.replace(m, confidence=m.confidence - 0.05 * (len(rivals) - 2))
+        if m.stance != "mentions" and len(rivals) > 1:
+            best = max(r.evidence for r in rivals)
+            if m.evidence < RIVAL * best:   # a sibling matched far more of this passage: it is the one made here
+                m = dataclasses.replace(m, confidence=min(m.confidence, SHOWN - 0.01), why=m.why + "; a rival matched more")
         out.append(m)
     out.sort(key=lambda m: (m.start, m.end, m.claim))
     return out
