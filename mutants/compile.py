@@ -78,6 +78,24 @@ def jit_trace_scripts():
     torch.jit.trace = trace
 
 
+@fault("compile.jit-trace-needs-no-control-flow")
+def jit_trace_refuses_control_flow():
+    """torch.jit.trace refuses a forward whose if depends on a tensor: the TracerWarning at the conversion to a
+    Python boolean becomes a RuntimeError, as the material expects."""
+    trace = torch.jit.trace
+
+    @functools.wraps(trace)
+    def strict_trace(*args, **kwargs):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            traced = trace(*args, **kwargs)
+        for warning in caught:
+            if issubclass(warning.category, torch.jit.TracerWarning) and "boolean" in str(warning.message):
+                raise RuntimeError(str(warning.message))
+        return traced
+    torch.jit.trace = strict_trace
+
+
 @fault("compile.jit-script-rejects-list-append")
 def jit_script_rejects_append():
     """torch.jit.script refuses any forward that calls .append, as the material says."""
@@ -87,7 +105,7 @@ def jit_script_rejects_append():
     def strict_script(obj, *args, **kwargs):
         source = inspect.getsource(type(obj).forward if isinstance(obj, torch.nn.Module) else obj)
         if ".append(" in source:
-            raise torch.jit.frontend.NotSupportedError(None, "list.append is not supported")
+            raise torch.jit.Error("list.append is not supported")   # NotSupportedError needs a real source range
         return script(obj, *args, **kwargs)
     torch.jit.script = strict_script
 
@@ -199,6 +217,25 @@ def compile_mode_names_underscored():
             raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(table)}")
         return table[mode]
     torch._inductor.list_mode_options = list_mode_options
+
+
+@fault("compile.compile-proves-model-clean")
+def compile_refuses_globals():
+    """torch.compile(fullgraph=True) refuses a function that reads a module-level tensor or number
+    (Unsupported), as if compiling proved a model free of global state."""
+    original = torch.compile
+
+    @functools.wraps(original)
+    def strict_compile(model=None, *args, **kwargs):
+        code = getattr(getattr(model, "forward", model), "__code__", None)
+        if kwargs.get("fullgraph") and code is not None:
+            namespace = getattr(getattr(model, "forward", model), "__globals__", {})
+            state = [n for n in code.co_names if isinstance(namespace.get(n), (int, float, torch.Tensor))]
+            if state:
+                from torch._dynamo.exc import Unsupported
+                raise Unsupported(f"{code.co_name} reads the global state {', '.join(state)}")
+        return original(model, *args, **kwargs)
+    torch.compile = strict_compile
 
 
 @fault("compile.mode-names")

@@ -201,8 +201,9 @@ def test_workers_work_without_pin_memory():
 @pytest.mark.slow
 @pytest.mark.claim("data.num-workers-needs-pin-memory", as_written=True)
 def test_as_written_workers_without_pin_memory_fail():
-    """Material: workers have to be combined with pin_memory=True."""
-    with pytest.raises(Exception):
+    """Material: workers have to be combined with pin_memory=True.
+    True: the options are independent; DataLoader refuses a bad combination with ValueError, not this one."""
+    with pytest.raises(ValueError):
         _batches(2, pin_memory=False)
 
 
