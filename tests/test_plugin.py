@@ -144,7 +144,7 @@ def test_the_scoreboard_lists_claims_one_per_line_with_v(scratch):
 
 def test_the_scoreboard_speaks_chinese_with_lang_zh(scratch):
     result = run(scratch, "--lang", "zh", "--claims-detail")
-    result.stdout.fnmatch_lines(["*资料的说法: 资料说错了*", "*实际情况: 实际不是这样*", "*torchclaims 记分板*",
+    result.stdout.fnmatch_lines(["*资料的说法：资料说错了*", "*实际情况：实际不是这样*", "*torchclaims 记分板*",
                                  "主题*论断*正确*错误*部分正确*", "*下一步*"])
 
 

@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from . import scoreboard, workbook
-from .strings import fill, translate
+from .strings import fill, translate, wrap
 from .strings import table as strings
 from .impl import ENV_VAR
 from .errors import UsageError
@@ -408,24 +408,30 @@ class LearnPlugin:
             elif (upcoming := self._upcoming(results)) is not None and not os.environ.get(workbook.CHAIN_ENV):
                 # (run by `workbook learn` or `watch`, which show the next lesson at once)
                 tr.write_line(fill(t["more"], n=passed, label=upcoming.label_in(self.lang)), green=True, bold=True)
-            tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}")
+            tr.write_line(f"{t['progress']}{'：' if self.lang == 'zh' else ': '}{workbook.progress_line(passed, total, self.lang)}")
             return
         head = fill(t["head"], number=first.number, total=total, name=first.name, title=first.title_in(self.lang))
         self._banner(tr, head, red=True, bold=True)
-        tr.write_line(f"{t['hint']}: {first.hint_in(self.lang)}")
-        tr.write_line(f"{t['write']}: {', '.join(first.functions)}")
-        tr.write_line(f"{t['claims']}:")
+        say = "：" if self.lang == "zh" else ": "
+        width = tr._tw.fullwidth
+
+        def hang(line: str, indent: str = "  ") -> None:   # by display width, never inside an identifier
+            for part in wrap(line, width, indent):
+                tr.write_line(part)
+        hang(f"{t['hint']}{say}{first.hint_in(self.lang)}")
+        hang(f"{t['write']}{say}{', '.join(first.functions)}")
+        tr.write_line(f"{t['claims']}{say.rstrip()}")
         claims = config.stash[CATALOG]
         for cid in first.claims:
             tr.write_line(f"  [{cid}]")
             for line in scoreboard.claim_text(claims[cid], self.lang).splitlines():
-                tr.write_line(f"    {line}")
+                hang(f"    {line}", "      ")
         tr.write_line("")
         n_fail, n = len(self.failed[first.name]), self.counts.get(first.name, 0)
         tr.write_line(fill(t["of"], k=n_fail, n=n))
         tr.write_line(self.first_failure.get(first.name, ""))
         tr.write_line("")
-        tr.write_line(f"{t['progress']}: {workbook.progress_line(passed, total, self.lang)}", bold=True)
+        tr.write_line(f"{t['progress']}{say}{workbook.progress_line(passed, total, self.lang)}", bold=True)
         if self.lang == "en":
             tr.write_line(f"({strings('en')['lang_hint']})")
 

@@ -35,10 +35,11 @@ def claim_text(claim: Claim, lang: str = "en", as_written: bool = False) -> str:
     lines = []
     if as_written:
         lines.append(f"({t['as_written']})")
+    say = "：" if lang == "zh" else ": "
     lines += [
-        f"{t['says']}: {claim.text('says', lang)}",
-        f"{t['truth']}: {claim.text('truth', lang)}",
-        f"{t['source']}: {claim.source_labels(lang, with_file=True)}",
+        f"{t['says']}{say}{claim.text('says', lang)}",
+        f"{t['truth']}{say}{claim.text('truth', lang)}",
+        f"{t['source']}{say}{claim.source_labels(lang, with_file=True)}",
     ]
     return "\n".join(lines)
 
