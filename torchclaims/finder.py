@@ -135,7 +135,8 @@ def phrase_pattern(phrase: str) -> str:
     body = "".join(parts)
     if body.endswith(r"\s?"):
         body = body[:-3]
-    head = r"(?<![a-z0-9])" if p[:1].isascii() and p[:1].isalnum() else ""
+    # a word or an API name starts a word (_parameters is not named_parameters' tail)
+    head = r"(?<![a-z0-9])" if p[:1].isascii() and (p[:1].isalnum() or p[:1] == "_") else ""
     # a word ending takes its plural (buffers, state dicts), a trailing * any ending; an API name
     # (pin_memory, x.view) needs no end boundary: a copy that lost its "=" glues it to its value
     # (pin_memoryTrue, num_workers0)
@@ -162,14 +163,18 @@ class _Group:
     plain: re.Pattern | None       # phrases that state the group's part of the claim
     opposite: re.Pattern | None    # "!" phrases: they state its opposite (深拷贝 against 共享)
 
-    def first(self, norm: str) -> tuple[re.Match, bool] | None:
-        """The group's first match in ``norm`` and whether it is an opposite phrase (the statement
-        about a claim comes first; what follows a 其实 or a but is usually the correction)."""
+    def first(self, norm: str, besides: tuple[int, int] = (0, 0)) -> tuple[re.Match, bool] | None:
+        """The group's first match in ``norm`` other than the subject's own match ``besides``, and whether
+        it is an opposite phrase (the statement about a claim comes first; what follows a 其实 or a
+        but is usually the correction)."""
         best = None
         for pattern, flipped in ((self.plain, False), (self.opposite, True)):
-            m = pattern.search(norm) if pattern is not None else None
-            if m is not None and (best is None or m.start() < best[0].start()):
-                best = (m, flipped)
+            for m in pattern.finditer(norm) if pattern is not None else ():
+                if m.span() == besides:
+                    continue    # the subject's own words, matched again, state nothing ("4096" for "4096")
+                if best is None or m.start() < best[0].start():
+                    best = (m, flipped)
+                break
         return best
 
 
@@ -251,7 +256,7 @@ class Finder:
             return None
         if claim.unless is not None and claim.unless.search(norm):
             return None
-        hits = [g.first(norm) for g in claim.groups]
+        hits = [g.first(norm, subject.span()) for g in claim.groups]
         found = [h for h in hits if h is not None]
         if not claim.groups or len(found) < len(claim.groups):
             if width > 1 or (not found and len(claim.groups) > 1):
