@@ -423,11 +423,12 @@ def test_only_the_wheels_this_machine_lacks_are_installed_and_never_torch(tmp_pa
     _wheel(house, "iniconfig", "99.0")      # a dependency installed older than its wheel: replaced
     _wheel(house, "torch", "1.0")           # never replaced, whatever the folder holds
     _wheel(house, "nvidia_cublas", "1.0")
+    _wheel(house, "tc_fake_dependency", "0.9")   # a folder filled twice: its newest wheel is the one
     reqs = ["pytest>=1", "hypothesis>=999"]
     assert [w.name for w in gpu_check.wheels_to_install(house, reqs)] == [
         "hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl", "tc_fake_dependency-1.0-py3-none-any.whl"]
     assert gpu_check.missing(["tc-fake-dependency>=1"]) == ["tc-fake-dependency>=1"]
-    for name in ("hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl"):
+    for name in ("hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl", "tc_fake_dependency-0.9-py3-none-any.whl"):
         (house / name).unlink()
     assert gpu_check.install(house, str(site)) == ["tc_fake_dependency-1.0-py3-none-any.whl"]
     assert gpu_check.missing(["tc-fake-dependency>=1"], [str(site)]) == []
@@ -477,3 +478,42 @@ def test_the_gpu_doc_quotes_the_scripts_own_command_and_figures():
     both = int(gpu_check.bench_bounds(limits["benchmarks"])["TORCHCLAIMS_GPU_RESNET_BUDGET_S"])
     assert f"get {both} s for both modes" in doc and f"at least {both - gpu_check.DEFAULT_COMPILE_BOUND_S} s" in doc
     assert f"`--timeout={gpu_check.SPEC_TIMEOUT_S}`" in doc and f"pytest's own start {gpu_check.BENCH_OVERHEAD_S} s" in doc
+
+
+def test_prepare_downloads_every_requirement_but_torch_for_python_3_12_and_stamps_the_commit(tmp_path, monkeypatch, capsys):
+    """pip itself is not run here (no network in a test): the command it would run, and what follows."""
+    calls = []
+
+    def pip_download(command, **kwargs):
+        calls.append(command)
+        folder = pathlib.Path(command[command.index("-d") + 1])
+        folder.mkdir(parents=True, exist_ok=True)
+        _wheel(folder, "tc_fake_dependency")
+        return types.SimpleNamespace(returncode=0, stderr="")
+
+    monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(run=pip_download))
+    monkeypatch.setattr(outcomes, "specs_commit", lambda: "abc1234")
+    assert gpu_check.main(["--prepare", str(tmp_path / "w")]) == 0
+    command = calls[0]
+    assert command[:4] == [sys.executable, "-m", "pip", "download"] and "--only-binary=:all:" in command
+    assert command[command.index("--python-version") + 1] == "3.12" and command[command.index("--abi") + 1] == "cp312"
+    assert set(gpu_check.requirements()) | {"pytest-xdist>=3.5"} <= set(command), command
+    assert not [c for c in command if re.match(r"torch\b|torchvision|nvidia", c)], command
+    assert (tmp_path / "w" / "COMMIT").read_text(encoding="utf-8") == "abc1234\n"
+    assert f'carry list: ["{tmp_path / "w"}"]' in capsys.readouterr().out
+    monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(
+        run=lambda command, **kwargs: types.SimpleNamespace(returncode=1, stderr="ERROR: No matching distribution\n")))
+    assert gpu_check.main(["--prepare", str(tmp_path / "w2")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "gpu-check: pip download failed: ERROR: No matching distribution", err
+
+
+def test_a_step_with_too_little_time_left_is_not_started_and_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(gpu_check, "MIN_STEP_S", {"specs": 10_000, "benchmarks": 20, "report": 5})
+    out = tmp_path / "out"
+    assert gpu_check.main(["-o", str(out), "--steps", "report,specs"]) == 1
+    run = _run_json(out)
+    assert [s["step"] for s in run["steps"]] == ["specs", "report"], run["steps"]   # the run's order, whatever --steps says
+    assert run["steps"][0]["status"] == "not run" and "10000 s" in run["steps"][0]["reason"], run["steps"][0]
+    assert "not run" in capsys.readouterr().out and not (out / "claims.json").exists()
+    assert gpu_check.main(["-o", str(tmp_path / "o2"), "--steps", "specs,nothing"]) == 2

@@ -74,6 +74,9 @@ LEFT_OUT = {
 # left over (3%) absorbs the setup (facts, unpacking the wheels, one import of torch).
 SHARES = {"specs": 0.30, "benchmarks": 0.62, "report": 0.05}
 STEPS = tuple(SHARES)
+# A step given less than this is not started: pytest needs about that long to import torch and
+# collect before it can write any report, so SIGINT would cut it off with nothing to show.
+MIN_STEP_S = {"specs": 20, "benchmarks": 20, "report": 5}
 SPEC_TIMEOUT_S = 90   # per spec (pytest-timeout): a hung spec fails alone, its worker goes on
 # The benchmark step's time outside the ResNet-50 compile workers: pytest's start and collection
 # (about 15 s), the other gpu benchmarks (AMP speed and memory, pinned memory: about 45 s on one
@@ -81,6 +84,7 @@ SPEC_TIMEOUT_S = 90   # per spec (pytest-timeout): a hung spec fails alone, its 
 BENCH_OVERHEAD_S = 75
 DEFAULT_COMPILE_BOUND_S = 90   # the default-mode compile's bound (bench_compile.py's default)
 MAX_FILES, MAX_DEPTH = 8, 2    # what comes back from a lent machine's output folder
+CARRY_MIB = 64                 # what a run may carry to it
 WHEEL_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+)-.*\.whl$")
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -164,8 +168,9 @@ def wheels_to_install(folder: pathlib.Path, reqs: list[str] | None = None,
             continue  # torch's own: never replaced
         if name in installed and name not in unmet and not _older(installed[name], match["version"]):
             continue
-        chosen.setdefault(name, wheel)
-    return list(chosen.values())
+        if name not in chosen or _older(WHEEL_NAME.match(chosen[name].name)["version"], match["version"]):
+            chosen[name] = wheel   # a folder filled twice: its newest wheel of each
+    return sorted(chosen.values())
 
 
 def unpack(wheel: pathlib.Path, site: pathlib.Path) -> None:
@@ -456,6 +461,12 @@ class Run:
         int_wait, term_wait = min(15.0, max(1.0, 0.15 * limit)), min(5.0, max(0.5, 0.05 * limit))
         record = {"step": name, "command": " ".join(command), "limit_s": round(limit), "note": note, **extra}
         self.record["steps"].append(record)
+        if limit < MIN_STEP_S.get(name, 0):
+            record.update(status="not run", reason=f"only {limit:.0f} s were left for it, under the {MIN_STEP_S[name]} s "
+                                                   "it needs before it can write anything (the setup or the steps before took the rest)")
+            self.save()
+            print(f"gpu-check: {name}: not run ({limit:.0f} s left)", flush=True)
+            return record
         self.log.write(f"\n===== {name}: {record['command']} (limit {limit:.0f} s)\n")
         self.log.flush()
         began = time.monotonic()
@@ -586,6 +597,9 @@ def prepare(folder: pathlib.Path) -> int:
     size = sum(p.stat().st_size for p in folder.glob("*.whl"))
     print(f"gpu-check: {folder}: {len(list(folder.glob('*.whl')))} wheels, {size / 2**20:.1f} MiB, commit {commit}; "
           f"it is git-ignored, so name it in the run's carry list: [\"{folder}\"]")
+    if size > CARRY_MIB * 2**20 - 8 * 2**20:
+        print(f"gpu-check: warning: {size / 2**20:.1f} MiB is near the {CARRY_MIB} MiB a run may carry; "
+              "an older wheel of a package the folder holds twice can go", flush=True)
     return 0
 
 
@@ -635,9 +649,9 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--wheels {args.wheels}: no such folder")
         if args.budget < 30:
             raise UsageError(f"--budget {args.budget:g}: too short for one step (give at least 30 seconds)")
-        steps = tuple(s.strip() for s in args.steps.split(",") if s.strip())
-        unknown = [s for s in steps if s not in STEPS]
-        if unknown or not steps:
+        chosen = [s.strip() for s in args.steps.split(",") if s.strip()]
+        steps = tuple(s for s in STEPS if s in chosen)   # always in the run's order
+        if not steps or len(steps) < len(set(chosen)):
             raise UsageError(f"--steps {args.steps}: choose from {', '.join(STEPS)}")
         out.mkdir(parents=True, exist_ok=True)
     except UsageError as exc:
@@ -752,7 +766,7 @@ def _steps(run: Run, steps: tuple[str, ...], env: dict, out: pathlib.Path, cuda:
                          else "no CUDA: only the gpu specs, each skips with its reason",
                          threads=threads, left_out=LEFT_OUT, spec_timeout_s=SPEC_TIMEOUT_S)
         whole, partial = out / "claims.json", out / "claims.json.partial"
-        specs["claims_report"] = ("claims.json" if whole.is_file() else
+        specs["claims_report"] = "none: the step was not run" if specs["status"] == "not run" else ("claims.json" if whole.is_file() else
                                   "claims.json.partial: the specs that ran before the step stopped (marked interrupted)"
                                   if partial.is_file() else "none: pytest ended before it could write one")
         run.save()
