@@ -223,7 +223,10 @@ class Finder:
     def find(self, text: str, sentences: Sentences | None = None, progress=None) -> list[Mark]:
         """Every mark in ``text``: for each claim, its passages, best first, none overlapping."""
         sentences = sentences or Sentences(text)
-        units = [u for u in sentences.units if u.kind != "code" or comment_of(text[u.start:u.end])]
+        units = sentences.units
+        # a code line states something only through its comment; one without a comment can still
+        # give the subject of the commented line after it (y = x.t() / y[0, 0] = 9  # x changes too)
+        states = [u.kind != "code" or comment_of(text[u.start:u.end]) is not None for u in units]
         norms = [normal(text[u.start:u.end]) for u in units]
         keyed = [_SQUEEZE.sub("", n) for n in norms]
         whole = "\x00".join(keyed)
@@ -240,6 +243,8 @@ class Finder:
                     j = i + width - 1
                     if j >= len(units) or units[j].block != unit.block or units[j].kind != unit.kind:
                         break
+                    if not states[j]:
+                        continue
                     norm = " ".join(norms[i:j + 1])
                     mark = self._judge(claim, norm, units[i].start, units[j].end, width)
                     if mark is not None and mark.stance != "mentions":
