@@ -134,7 +134,7 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
                 prev = text[i - 1] if i > start else ""
                 if (not (nxt == "" or nxt.isspace() or _is_cjk(nxt))
                         or word.endswith(ABBREVIATIONS) or (len(word) == 2 and prev.isupper())
-                        or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word)   # "2. ", "2.1. ": a number
+                        or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word.lstrip("([{\"'"))   # "2. ", "2.1. ": a number
                         or (j == i + 1 and nxt == " " and _is_cjk(text[j + 1:j + 2])
                             and re.search(r"[^\d.]\d{1,2}\.$", word))):   # "...(x)4. 实战": a heading
                     i += 1
