@@ -435,13 +435,14 @@ def test_only_the_wheels_this_machine_lacks_are_installed_and_never_torch(tmp_pa
     assert (site / "tc_fake_dependency.py").exists() and not (site / "torch").exists()
 
 
-def test_the_commit_comes_from_the_option_git_or_the_wheel_folders_stamp(tmp_path, monkeypatch):
+def test_the_commit_comes_from_the_option_git_or_the_wheel_folders_stamp(tmp_path):
     (tmp_path / "COMMIT").write_text("f00dfee\n", encoding="utf-8")
-    assert gpu_check.commit_of("1234567", str(tmp_path)) == ("1234567", "--commit")
-    monkeypatch.setattr(outcomes, "specs_commit", lambda: None)   # a copy of the tree without .git
-    commit, where = gpu_check.commit_of(None, str(tmp_path))
+    assert gpu_check.commit_of("1234567", str(tmp_path), "abc1234") == ("1234567", "--commit")
+    assert gpu_check.commit_of(None, str(tmp_path), "abc1234") == ("abc1234", "git")
+    commit, where = gpu_check.commit_of(None, str(tmp_path), None)   # a copy of the tree without .git
     assert commit == "f00dfee" and "COMMIT" in where
-    assert gpu_check.commit_of(None, None)[0] is None
+    assert gpu_check.commit_of(None, None, None)[0] is None
+    assert gpu_check.git_commit() == outcomes.specs_commit()
 
 
 def test_gpu_check_itself_stopped_keeps_what_finished(tmp_path):
@@ -492,7 +493,7 @@ def test_prepare_downloads_every_requirement_but_torch_for_python_3_12_and_stamp
         return types.SimpleNamespace(returncode=0, stderr="")
 
     monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(run=pip_download))
-    monkeypatch.setattr(outcomes, "specs_commit", lambda: "abc1234")
+    monkeypatch.setattr(gpu_check, "git_commit", lambda: "abc1234")
     assert gpu_check.main(["--prepare", str(tmp_path / "w")]) == 0
     command = calls[0]
     assert command[:4] == [sys.executable, "-m", "pip", "download"] and "--only-binary=:all:" in command

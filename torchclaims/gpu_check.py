@@ -283,14 +283,19 @@ def toolchain_problem(facts: dict) -> str | None:
     return None
 
 
+# torchclaims.outcomes, asked in a subprocess: it needs ``packaging``, which this process may get
+# only from the wheels, and its environment() imports torch, which this process never does (no
+# CUDA context held here while the steps run).
+OUTCOMES = ("import json, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import outcomes; "
+            "print(json.dumps({'environment': %s, 'commit': outcomes.specs_commit()}))")
+
+
 def probe_torch(env: dict) -> dict:
-    """The torch build as the steps will see it (outcomes.environment, in a subprocess, so this
-    process never imports torch nor holds a CUDA context while the steps run)."""
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import outcomes; "
-            "print(json.dumps(outcomes.environment()))")
+    """The torch build as the steps will see it (outcomes.environment) and the specs' commit as
+    git knows it (outcomes.specs_commit; None without .git)."""
     try:
-        probe = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True,
-                               timeout=180, env=env, cwd=ROOT)
+        probe = subprocess.run([sys.executable, "-c", OUTCOMES % "outcomes.environment()", str(ROOT)],
+                               capture_output=True, text=True, timeout=180, env=env, cwd=ROOT)
     except subprocess.TimeoutExpired:
         raise UsageError("torch took over 180 s to import here: is the GPU or its driver stuck? (nvidia-smi)") from None
     if probe.returncode:
@@ -298,13 +303,18 @@ def probe_torch(env: dict) -> dict:
     return json.loads(probe.stdout.strip().splitlines()[-1])
 
 
-def commit_of(given: str | None, wheels: str | None) -> tuple[str | None, str]:
-    """The specs' commit and where it came from: --commit, git, or the COMMIT file --prepare
-    wrote into the wheel folder (a copy of the tree without .git, as a lent machine gets)."""
+def git_commit() -> str | None:
+    """outcomes.specs_commit, without importing torch (for --prepare)."""
+    done = subprocess.run([sys.executable, "-c", OUTCOMES % "None", str(ROOT)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    return json.loads(done.stdout.strip().splitlines()[-1])["commit"] if done.returncode == 0 else None
+
+
+def commit_of(given: str | None, wheels: str | None, found: str | None) -> tuple[str | None, str]:
+    """The specs' commit and where it came from: --commit, git (``found``), or the COMMIT file
+    --prepare wrote into the wheel folder (a copy of the tree without .git, as a lent machine gets)."""
     if given:
         return given, "--commit"
-    from . import outcomes
-    found = outcomes.specs_commit()
     if found:
         return found, "git"
     stamp = pathlib.Path(wheels or "", "COMMIT")
@@ -583,14 +593,13 @@ def outputs(out: pathlib.Path) -> tuple[list[str], str | None]:
 
 def prepare(folder: pathlib.Path) -> int:
     """Fill a wheel folder for a Python 3.12 machine (network needed) and stamp the specs' commit."""
-    from . import outcomes
     reqs = requirements() + list(OPTIONAL)
     command = pip_download_command(reqs, str(folder))
     command[0] = sys.executable
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if done.returncode:
         raise UsageError("pip download failed: " + (done.stderr.strip().splitlines() or ["?"])[-1])
-    commit = outcomes.specs_commit()
+    commit = git_commit()
     if commit is None:
         raise UsageError("no git commit here: run --prepare in the clone, or pass --commit on the GPU machine")
     write_whole(folder / "COMMIT", commit + "\n")
@@ -694,10 +703,11 @@ def _run(args, out: pathlib.Path, steps: tuple[str, ...], site: str, record: dic
             hint = shlex.join(pip_download_command(lacking))
             raise UsageError(f"missing {', '.join(lacking)}: fill a wheel folder with `{hint}` on a machine with "
                              "network (or scripts/gpu-check --prepare wheels/py312) and pass --wheels wheels/py312")
-        record["commit"], record["commit_from"] = commit_of(args.commit, args.wheels)
+        probed = probe_torch(env)
+        record["environment"] = environment = probed["environment"]
+        record["commit"], record["commit_from"] = commit_of(args.commit, args.wheels, probed["commit"])
         if record["commit"]:
             env["TORCHCLAIMS_SPECS_COMMIT"] = record["commit"]   # the claims report's commit, without .git too
-        record["environment"] = environment = probe_torch(env)
         cuda = environment["accelerator"] == "cuda"
         record["cuda"] = cuda
         if not cuda and (args.require_cuda or record["machine"]["gpus"]):
