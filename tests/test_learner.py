@@ -282,24 +282,23 @@ def test_init_says_next_in_the_readmes_form(tmp_path):
 
 # ---------------------------------------------------------------- no hidden rules in the workbook
 
-def test_every_exception_a_lesson_spec_expects_is_stated_in_its_hint_or_docstring():
+def test_every_exception_a_lesson_spec_expects_is_stated_in_its_hint_in_both_languages():
     problems = workbook.hidden_rules(workbook.load_lessons(), ROOT / "specs")
     assert not problems, "rules the learner is never told:\n" + "\n".join(problems)
 
 
-def test_the_hidden_rule_check_finds_a_message_word_nobody_mentions(tmp_path):
-    """Planted: the word the view_strides spec matches on, removed from docstring and hint."""
+@pytest.mark.parametrize("drop", ["hint", "hint_zh"])
+def test_the_hidden_rule_check_finds_a_message_word_one_hint_leaves_out(drop):
+    """Planted: the word the view_strides spec matches on, removed from one language's hint."""
     import dataclasses
-    import shutil
-    reference = tmp_path / "ref"
-    shutil.copytree(workbook.REFERENCE_DIR, reference)
-    text = (reference / "strides.py").read_text(encoding="utf-8")
-    (reference / "strides.py").write_text(text.replace('its message containing the word "elements"', "a mismatch"),
-                                          encoding="utf-8")
-    lessons = [dataclasses.replace(l, hint=l.hint.replace('"elements"', "x"), hint_zh=l.hint_zh.replace('"elements"', "x"))
+    lessons = [dataclasses.replace(l, **{drop: getattr(l, drop).replace('"elements"', "x")})
                for l in workbook.load_lessons()]
-    problems = workbook.hidden_rules(lessons, ROOT / "specs", reference)
-    assert any("view_strides" in p and "'elements'" in p for p in problems), problems
+    problems = workbook.hidden_rules(lessons, ROOT / "specs")
+    assert any("view_strides" in p and "'elements'" in p and f", {drop})" in p for p in problems), problems
+    assert not any(f", {'hint_zh' if drop == 'hint' else 'hint'})" in p for p in problems), problems
+
+
+def test_the_literal_fragment_of_a_match():
     assert workbook.literal_fragment(r'Unexpected key.*"fc.weight"') == "Unexpected key"
 
 
@@ -368,3 +367,46 @@ def test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it(tmp_path):
     assert imported("swappable-head") == "HYPOTHESIS False False"
     # learn mode's profile (no example database, no shrinking) is in force where hypothesis runs
     assert imported("is-contiguous") == "HYPOTHESIS True None"
+
+
+# ---------------------------------------------------------------- lesson 3: the rules its specs check, in its hints
+
+def _view_cases() -> list[tuple]:
+    import ast
+    tree = ast.parse((ROOT / "specs" / "test_tensors_reference.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "VIEW_CASES")
+    return ast.literal_eval(node.value)
+
+
+# rule -> (does a case of the spec table exercise it?, the English hint says it, the Chinese hint says it)
+VIEW_RULES = {
+    "0-dim": (lambda s, st, n, out: s == (),
+              r"0-dim tensor \(shape \(\)\): every new dimension gets stride 1", r"零维张量（形状为 \(\)）：每个新维度的步长都是 1"),
+    "empty": (lambda s, st, n, out: s != () and 0 in s,
+              r"empty tensor \(numel 0\) always has a view: the same strides when the shape is unchanged",
+              r"元素个数为 0 的张量总能 view：形状不变时步长照旧"),
+    "size-1 never breaks a run": (lambda s, st, n, out: 1 in s and 0 not in s and s != (),
+                                  r"dimension of size 1 never breaks a run, whatever its stride",
+                                  r"大小为 1 的维度无论步长是多少都不会把一段切断"),
+    "stride of a new size-1 dim": (lambda s, st, n, out: 1 in n and out is not None and 0 not in s,
+                                   r"a new dimension of size 1 gets that value too", r"大小为 1 的新维度也这样算"),
+    "None": (lambda s, st, n, out: out is None, r"Return None when a new dimension would straddle two runs",
+             r"若某个新维度跨越两段，就返回 None"),
+}
+
+
+def test_lesson_3s_hints_state_every_rule_its_spec_table_exercises():
+    """Issue 32: lesson 3 took three tries because the zero-size and size-1 rules were only in
+    the English docstring. Each rule a case of the spec's table exercises is in both hints."""
+    from reference_impl.strides import view_strides   # the reference decides what each case exercises
+    lesson = next(l for l in workbook.load_lessons() if l.name == "view-strides")
+    hint, hint_zh = " ".join(lesson.hint.split()), lesson.hint_zh
+    exercised = {rule for case in _view_cases() for rule, (uses, _, _) in VIEW_RULES.items()
+                 if uses(*case, view_strides(*case))}
+    assert exercised == set(VIEW_RULES), f"the table no longer exercises {set(VIEW_RULES) - exercised}"
+    for rule in sorted(exercised):
+        _, en, zh = VIEW_RULES[rule]
+        assert re.search(en, hint), f"lesson 3's hint does not state the rule {rule!r} ({en})"
+        assert re.search(zh, hint_zh), f"lesson 3's Chinese hint does not state the rule {rule!r} ({zh})"
+    assert 'ValueError whose message contains the word "elements"' in hint, "the element-count rule"
+    assert 'ValueError，错误信息中要包含单词 "elements"' in hint_zh, "the element-count rule, in Chinese"
