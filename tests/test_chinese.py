@@ -31,6 +31,7 @@ COMMANDS = [
     ["nope"],
     ["workbook", "init", "{wb}"],
     ["workbook", "status", "{wb}"],
+    ["workbook", "learn", "{wb}"],
     ["matrix", "reports/claims/torch-2.13.0.json", "reports/claims/torch-2.14.1.json", "reports/claims/torch-2.15.0.json"],
 ]
 if SEED.is_file():
@@ -69,6 +70,9 @@ def _cleaned(text: str) -> str:
 
 
 def project_lines(command: list[str], out: str) -> list[str]:
+    if command[0] == "workbook":   # pytest's own lines (its progress dots and the summary line) are not ours
+        out = "\n".join(line for line in out.splitlines()
+                         if not re.fullmatch(r"[.FEsx]*|=*\s*\d+ (failed|passed).*", line.strip()))
     if command[0] == "matrix":   # the notes are the specs' own skip reasons, recorded in English by the run
         out = out.split("## 注释")[0]
     if command[0] == "read":   # the document is the reader's own: only the project's lines
@@ -91,7 +95,7 @@ def test_every_command_speaks_chinese_under_a_chinese_locale(command, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "TORCHCLAIMS_IMPL")}
     env.update(LANG="zh_CN.UTF-8", COLUMNS="80")
     args = [a.replace("{wb}", str(tmp_path / "wb")) for a in command]
-    if command[:2] == ["workbook", "status"]:
+    if command[:2] in (["workbook", "status"], ["workbook", "learn"]):
         subprocess.run([sys.executable, "-m", "torchclaims", "workbook", "init", str(tmp_path / "wb")],
                        cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
     result = subprocess.run([sys.executable, "-m", "torchclaims", *args], cwd=ROOT, env=env,
@@ -146,3 +150,18 @@ def test_the_wrapping_check_goes_red_on_a_cut_identifier():
     naive.append(line)
     pieces = {atom for piece in naive for atom in ATOMS.findall(piece)}
     assert pieces - set(ATOMS.findall(text)), "the planted naive wrap cut nothing: the check could not fail"
+
+
+def test_the_scoreboard_speaks_chinese_under_a_chinese_locale():
+    """The scoreboard of a quick run (from its title to pytest's own last line)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "TORCHCLAIMS_IMPL")}
+    env.update(LANG="zh_CN.UTF-8", COLUMNS="80")
+    result = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_views.py", "-p", "no:randomly",
+                             "--claims-detail", "-p", "no:cacheprovider"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "记分板" in line)
+    board = lines[start:-1]
+    joined = re.sub(r"\s*\n\s*", " ", "\n".join(board))
+    english = [m.group(0) for m in SENTENCE.finditer(_cleaned(joined))]
+    assert not english, f"English in the Chinese scoreboard: {english[:5]}"
