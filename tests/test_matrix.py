@@ -483,3 +483,29 @@ def test_reading_a_partial_report_warns_that_it_is_incomplete(reports, tmp_path,
     assert warning not in capsys.readouterr().err, "a complete report warned"
     matrix.load_reports([str(partial)])
     assert warning in capsys.readouterr().err
+
+
+def test_the_chinese_page_is_chinese_throughout_and_its_switch_has_both_languages(reports):
+    """Issue 32: the page's 中文 switch translated only the verdicts, the count and the details."""
+    loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
+    data = matrix.build(loaded)
+    page = matrix.render_html(loaded, data, lang="zh")
+    assert "<html lang='zh'>" in page and "<option value='zh' selected>" in page
+    assert ">论断的历史：资料在每个 torch 版本上说对了什么</h1>" in page
+    zh_block = page.split("<div class='l-zh'>")[1].split("</div>")[0]
+    assert "次 torch 运行" in zh_block and "条" in zh_block, zh_block   # the summary, visible
+    assert "<div class='l-en' hidden>" in page, "the English summary is there for the switch, hidden"
+    assert "2.5.1 及以前成立，自 2.6.0 起错误" in page, "the history built in Chinese grammar"
+    assert "自 2.6.0 起由成立变为错误" in page, "the flip said in Chinese"
+    for label in ("只看有变化的论断", "目录中的判定", "含有这种格子", "全部", "语言"):
+        assert f"data-zh='{label}'" in page, label
+    english = matrix.render_html(loaded, data)
+    assert "<html lang='en'>" in english and "<div class='l-zh' hidden>" in english
+
+
+def test_the_chinese_markdown_is_chinese(reports):
+    loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
+    text = matrix.render_markdown(loaded, matrix.build(loaded), lang="zh")
+    assert text.startswith("# 论断的历史") and "## 结论翻转" in text and "## 总表" in text
+    assert "| 论断 | 判定 | 历史 |" in text and "2.5.1 及以前成立，自 2.6.0 起错误" in text
+    assert "holds" not in text and "The table" not in text
