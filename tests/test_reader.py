@@ -186,3 +186,25 @@ def test_the_default_output_folder_is_ignored_by_git():
     excludes, so the default never writes over a committed file."""
     ignored = (catalog.ROOT / ".gitignore").read_text(encoding="utf-8").split()
     assert reader.DEFAULT_OUT.parts[0] == "build" and "/build/" in ignored
+
+
+def test_the_chinese_page_gives_verdicts_topics_histories_and_unplaced_claims_in_chinese():
+    """Issue 32: in Chinese the page said '目录中的结论: partly', English topics, an English history
+    and English lines for the claims it could not place."""
+    text = "张量的 view 要求内存连续。第二句与任何论断无关。"
+    claims = catalog.load()
+    a = anchors.make_anchor("tensors.view-needs-contiguous", "mine.txt", "1", text, 0, 15)
+    gone = anchors.make_anchor("tensors.view-needs-contiguous", "mine.txt", "2.1", "这一句不在副本里，没有哪段文字与它相同。", 0, 18)
+    placed = anchors.place(text, [a, gone])
+    measured = {"torch": "2.14.1", "versions": ["2.5.1", "2.6.0"], "claims": {"tensors.view-needs-contiguous": {
+        "material": "partly", "cells": ["right", "partly"], "history": "holds up to 2.5.1, partly right since 2.6.0",
+        "history_zh": "2.5.1 及以前成立，自 2.6.0 起部分正确", "reason": ""}}}
+    page = reader.render_html(text, "mine", placed, claims, measured, "zh")
+    data = _payload(page)
+    info = data["claims"]["tensors.view-needs-contiguous"]
+    assert info["verdict_zh"] == "部分属实" and info["verdict_en"] == "partly"
+    assert info["history_zh"] == "2.5.1 及以前成立，自 2.6.0 起部分正确"
+    assert "c['verdict_' + lang]" in page and "c['history_' + lang]" in page, "the panel reads the chosen language"
+    assert "data-zh='张量'" in page and ">张量</option>" in page, "the topic filter in Chinese"
+    assert "tensors.view-needs-contiguous：在此副本中未能定位（§2.1：这份副本中没有这段文字）" in page
+    assert data["ui"]["zh"]["catalog"] == "目录中的判定" and data["ui"]["en"]["catalog"] == "catalog verdict"
