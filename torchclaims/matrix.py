@@ -74,11 +74,11 @@ def load_reports(paths: list[str]) -> list[dict]:
         try:
             data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise UsageError(f"{path}: no such report file") from None
+            raise UsageError(text("en", "mx:no_file", path=path)) from None
         except IsADirectoryError:
-            raise UsageError(f"{path}: is a directory, not a report file") from None
+            raise UsageError(text("en", "mx:is_dir", path=path)) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise UsageError(f"{path}: not JSON ({exc})") from None
+            raise UsageError(text("en", "mx:not_json", path=path, why=exc)) from None
         try:
             outcomes.validate_report(data)
         except ValueError as exc:
@@ -88,7 +88,7 @@ def load_reports(paths: list[str]) -> list[dict]:
             print(text(default_lang(), "partial_report", path=path), file=sys.stderr)
         reports.append(data)
     if not reports:
-        raise UsageError("give at least one report file")
+        raise UsageError(text("en", "mx:no_report"))
     reports.sort(key=lambda r: (AXES.index(accelerator(r)), parse(r["torch"]), r["python"]))
     return reports
 
@@ -99,7 +99,7 @@ def _unique_columns(reports: list[dict]) -> None:
     for r in reports:
         name = column_name(r)
         if name in seen:
-            raise UsageError(f"two reports for torch {name}: {seen[name]} and {r.get('_path', '?')} (give one of them)")
+            raise UsageError(text("en", "mx:two_reports", name=name, first=seen[name], second=r.get("_path", "?")))
         seen[name] = r.get("_path", "?")
 
 
@@ -557,7 +557,7 @@ def output_paths(output: str) -> tuple[pathlib.Path, pathlib.Path]:
     elif out.suffix in (".md", ".html"):
         out = out.with_suffix("")
     if not out.parent.is_dir():
-        raise UsageError(f"-o {output}: no folder {out.parent} to write into")
+        raise UsageError(text("en", "mx:no_folder", output=output, folder=out.parent))
     return out.with_name(out.name + ".md"), out.with_name(out.name + ".html")
 
 
@@ -576,9 +576,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         if len(args.reports) != 2:
-            raise UsageError("--compare takes exactly two reports: OLD.json NEW.json")
+            raise UsageError(text("en", "mx:compare_two"))
         if args.output:
-            raise UsageError("--compare prints its result and writes nothing: leave out -o")
+            raise UsageError(text("en", "mx:compare_no_o"))
         old, new = (load_reports([p])[0] for p in args.reports)
         try:
             claims = catalog.load()
@@ -605,7 +605,7 @@ def main(argv: list[str]) -> int:
     if targets and not args.force:
         present = [str(t) for t in targets if t.exists()]
         if present:
-            raise UsageError(f"{' and '.join(present)} exist: pass --force to replace them, or choose another -o")
+            raise UsageError(text("en", "mx:exists", paths=" and ".join(present)))
     try:
         claims = catalog.load()
     except catalog.CatalogError as exc:  # the reports carry what the table needs; the texts are a bonus
