@@ -41,7 +41,7 @@ from .bench.cells import cell as markdown_cell
 from .bench.verdicts import figure_verdict
 from .errors import Parser, UsageError
 from .links import spec_links
-from .strings import LANGS, VERDICT_KEYS, default_lang, text, translate
+from .strings import LANGS, VERDICT_KEYS, cell_width, default_lang, text, translate
 from .strings import table as strings_table
 from .versions import in_range, parse
 
@@ -507,12 +507,19 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None, lan
     return "\n".join(parts) + "\n"
 
 
-def compare(old: dict, new: dict) -> tuple[list[str], list[str], bool]:
-    """Two lists of lines and a flag: the claims whose verdict changed between two reports (a
+def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str], int]:
+    """Two lists of lines and a count: the claims whose verdict changed between two reports (a
     measured verdict on both sides, a broken spec, or an outcome the catalog does not expect in
     the new one), the claims measured in only one of the two (with the reason: these are not
-    verdict changes), and whether a verdict change is unexpected."""
-    changes, one_side, unexpected = [], [], False
+    verdict changes), and how many verdict changes are unexpected."""
+    def say(key, **fields):
+        return text(lang, "cmp:" + key, **fields)
+
+    def verdict(value):
+        return value if lang == "en" or value not in MEASURED else text(lang, "h:" + value)
+    changes, one_side, unexpected = [], [], 0
+    tags = {flag: say("unexpected" if flag else "expected") for flag in (True, False)}
+    tag_width = max(cell_width(tag) for tag in tags.values())
     for cid, entry in new["claims"].items():
         prior = old["claims"].get(cid) or {}
         before, after = prior.get("material"), entry["material"]
@@ -520,33 +527,35 @@ def compare(old: dict, new: dict) -> tuple[list[str], list[str], bool]:
         if before in MEASURED and after in MEASURED or bad:
             if before == after and not bad:
                 continue
-            unexpected |= bad
-            tag = "UNEXPECTED" if bad else "expected"
-            why = f": {entry['reason']}" if bad and entry.get("reason") else ""
-            changes.append(f"{tag:>10}  {cid}: {before or 'absent'} on {old['torch']} -> {after} on {new['torch']}{why}")
+            unexpected += bad
+            tag = " " * (tag_width - cell_width(tags[bad])) + tags[bad]
+            why = say("why", reason=entry["reason"]) if bad and entry.get("reason") else ""
+            changes.append(say("change", tag=tag, id=cid, before=verdict(before) if before else say("absent"),
+                               old=old["torch"], after=verdict(after), new=new["torch"], why=why))
         elif (before in MEASURED) != (after in MEASURED):
             side, missing = (new, entry) if before in MEASURED else (old, prior)
-            state = state_word(missing.get("material"))
-            reason = missing.get("reason") or ("the claim is not in that report" if not missing else "no reason given")
+            state = state_word(missing.get("material"), lang)
+            reason = translate(lang, missing.get("reason") or "") or say("not_in" if not missing else "no_reason")
             measured = before if before in MEASURED else after
-            one_side.append(f"  {cid}: {measured} on {(old if before in MEASURED else new)['torch']}, "
-                            f"{state} on {side['torch']} ({reason})")
+            one_side.append(say("one_side", id=cid, measured=verdict(measured),
+                                where=(old if before in MEASURED else new)["torch"], state=state,
+                                other=side["torch"], reason=reason))
     return changes, one_side, unexpected
 
 
-def _selection_note(old: dict, new: dict) -> str | None:
+def _selection_note(old: dict, new: dict, lang: str = "en") -> str | None:
     """A warning when the two runs are not alike: other specs selected, another device."""
     differ = []
     if _selection(old) != _selection(new):
-        differ.append(f"specs run: {_selection(old)} / {_selection(new)}")
+        differ.append(text(lang, "cmp:d_specs", old=_selection(old, lang), new=_selection(new, lang)))
     if accelerator(old) != accelerator(new):
-        differ.append(f"device: {accelerator(old)} / {accelerator(new)}")
+        differ.append(text(lang, "cmp:d_device", old=accelerator(old), new=accelerator(new)))
     if bool(old.get("torchvision")) != bool(new.get("torchvision")):
-        differ.append(f"torchvision: {old.get('torchvision') or 'none'} / {new.get('torchvision') or 'none'}")
+        none = text(lang, "mx:row_none")
+        differ.append(text(lang, "cmp:d_vision", old=old.get("torchvision") or none, new=new.get("torchvision") or none))
     if not differ:
         return None
-    return ("note: the two runs differ (" + "; ".join(differ) + "), so some claims are measured in one only; "
-            "compare runs made alike (the README's upgrade recipe)")
+    return text(lang, "cmp:note", what=text(lang, "h:device_join").join(differ))
 
 
 def output_paths(output: str) -> tuple[pathlib.Path, pathlib.Path]:
@@ -584,21 +593,20 @@ def main(argv: list[str]) -> int:
             claims = catalog.load()
         except catalog.CatalogError:
             claims = {}
-        changes, one_side, unexpected = compare(rederive(old, claims), rederive(new, claims))
-        note = _selection_note(old, new)
+        lang = args.lang
+        changes, one_side, unexpected = compare(rederive(old, claims), rederive(new, claims), lang)
+        note = _selection_note(old, new, lang)
         if note:
             print(note)
-        print(f"Verdict changes from torch {old['torch']} to {new['torch']}: {len(changes)}")
+        print(text(lang, "cmp:head", old=old["torch"], new=new["torch"], n=len(changes)))
         for line in changes:
             print(line)
         if one_side:
-            print(f"Measured in one run only (not verdict changes): {len(one_side)}")
+            print(text(lang, "cmp:one_head", n=len(one_side)))
             for line in one_side:
                 print(line)
-        unexpected_n = sum(line.lstrip().startswith("UNEXPECTED") for line in changes)
-        print(f"{len(changes)} verdict {'change' if len(changes) == 1 else 'changes'}, {unexpected_n} unexpected; "
-              f"{len(one_side)} {'claim' if len(one_side) == 1 else 'claims'} measured in one run only; "
-              + ("update the catalog or fix the specs" if unexpected else "all verdict changes as the catalog expects"))
+        print(text(lang, "cmp:summary", n=len(changes), u=unexpected, k=len(one_side),
+                   tail=text(lang, "cmp:tail_bad" if unexpected else "cmp:tail_ok")))
         return 1 if unexpected else 0
     reports = load_reports(args.reports)
     targets = output_paths(args.output) if args.output else None
