@@ -25,7 +25,7 @@ import unicodedata
 from . import anchors, catalog, documents, finder, marks, matrix
 from .errors import Parser, UsageError
 from .files import write_whole
-from .strings import LANGS, default_lang, section, text, translate, wrap
+from .strings import LANGS, default_lang, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -415,23 +415,6 @@ def width_of(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
 
 
-def wrap_cells(text: str, width: int) -> list[tuple[int, int]]:
-    """(start, end) of each line of ``text`` wrapped at ``width`` display cells (CJK is 2 wide)."""
-    lines, start, cells = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            lines.append((start, i))
-            start, cells = i + 1, 0
-            continue
-        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        if cells + w > width:
-            lines.append((start, i))
-            start, cells = i, 0
-        cells += w
-    lines.append((start, len(text)))
-    return lines
-
-
 def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict, lang: str = "en",
                 width: int = 100) -> str:
     spans = sorted((s, b, cid) for s, b, cid in _spans(placed) if cid in claims)
@@ -443,7 +426,7 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
     out = [f"{ui['title']}  " + (f"（{said}）" if lang == "zh" else f"({said})"),
            "  " + "  ".join(f"{MARGIN[k]} {ui[k]}" for k in SEVERITY), ""]
     heads = {start for _, start, _ in anchors.sections(text)}
-    for start, end in wrap_cells(text, body_width):
+    for start, end in wrap_spans(text, body_width):   # by display width, never inside a word or a call
         if start in heads and out[-1] != "":
             out.append("")
         here = [(s, cid) for s, b, cid in spans if s < end and b > start]
