@@ -20,7 +20,7 @@ import pathlib
 import re
 import sys
 
-from . import anchors, catalog, documents, finder, marks, reader
+from . import anchors, catalog, documents, finder, marks, measured
 from .errors import Parser, UsageError
 from .files import write_whole
 from .strings import default_lang, text, translate
@@ -107,16 +107,16 @@ def main(argv: list[str]) -> int:
     except catalog.CatalogError as exc:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     found = anchors.load()
-    measured = reader.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = finder.Finder(claims)
     results = []
     for path in paths:
         doc = documents.load(path)
         if doc.note:
             print(translate(args.lang, doc.note), file=sys.stderr)
-        result = marks.mark(doc, claims, found, measured, the_finder)
+        result = marks.mark(doc, claims, found, verdicts, the_finder)
         results.append((result, result.shown(threshold=args.min_confidence)))
-    torch = measured.get("torch")
+    torch = verdicts.get("torch")
     if args.format == "sarif":
         out = json.dumps(sarif(results, claims, torch, args.lang), ensure_ascii=False, indent=1) + "\n"
     else:

@@ -22,14 +22,14 @@ import shutil
 import sys
 import unicodedata
 
-from . import anchors, catalog, documents, finder, marks, matrix
+from . import anchors, catalog, documents, finder, marks
 from .errors import Parser, UsageError
 from .files import write_whole
+from .measured import verdicts
 from .strings import LANGS, default_lang, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
-DEFAULT_HISTORY = catalog.ROOT / "reports" / "claims"
 SEVERITY = ("wrong", "partly", "right", "other")   # a span several claims share shows the first
 MARGIN = {"wrong": "✗", "partly": "◐", "right": "✓", "other": "·"}
 MEASURED = ("right", "wrong", "partly")
@@ -37,90 +37,7 @@ MEASURED = ("right", "wrong", "partly")
 UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: strings.py, the "read:" keys
 
 
-# ---------------------------------------------------------------- what the specs measured
-
-def verdicts(report: str | None, history: str | None, torch: str | None, claims: dict,
-             one_release: bool = False) -> dict:
-    """Per claim: the measured verdict on the chosen release, its history and its cells; plus
-    which release was chosen. Computed by matrix.build()/history(), never here. With
-    ``one_release`` (the JSON, the terminal view, lint: no history shown) only the chosen
-    release's report is read and checked, which is most of the time a page spends."""
-    if report:
-        paths = [report]
-    else:
-        folder = pathlib.Path(history) if history else DEFAULT_HISTORY
-        if history and not folder.is_dir():
-            raise UsageError(text("en", "read:no_history_dir", path=history))
-        paths = sorted(str(p) for p in folder.glob("*.json")) if folder.is_dir() else []
-        if history and not paths:
-            raise UsageError(text("en", "read:no_history_json", path=history))
-    if not paths:
-        return {"torch": None, "versions": [], "claims": {}}
-    if one_release and len(paths) > 1:
-        paths = [_chosen_report(paths, torch)]
-        torch = None
-    links = current_links()
-    reports = [matrix.rederive(r, claims, links) for r in matrix.load_reports(paths)]
-    data = matrix.build(reports)
-    versions = data["versions"]
-    column = len(versions) - 1
-    if torch:
-        matches = [i for i, v in enumerate(versions) if v == torch or v.startswith(torch)]
-        if not matches:
-            raise UsageError(text("en", "read:no_release", torch=torch, releases=", ".join(versions)))
-        column = matches[-1]
-    out = {}
-    for row in data["rows"]:
-        cells = [c["material"] for c in row["cells"]]
-        out[row["id"]] = {"material": cells[column], "history": row["history"] if len(versions) > 1 else "",
-                          "history_zh": row["history_zh"] if len(versions) > 1 else "",
-                          "cells": cells, "reason": row["cells"][column]["reason"]}
-    return {"torch": versions[column], "versions": versions, "claims": out}
-
-
-LINKS_CACHE = catalog.ROOT / "build" / "cache" / "spec-links.json"   # build/ is ignored by git
-
-
-def current_links() -> dict[str, list[tuple[str, bool]]]:
-    """Today's claim links (matrix.current_links, read from specs/), kept in build/cache/ while no
-    spec file changes (name, size and modification time): parsing every spec file costs more than
-    the rest of a lint run."""
-    specs = sorted((catalog.ROOT / "specs").glob("test_*.py"))
-    stamp = [[p.name, p.stat().st_size, p.stat().st_mtime_ns] for p in specs]
-    try:
-        cached = json.loads(LINKS_CACHE.read_text(encoding="utf-8"))
-        if cached["stamp"] == stamp:
-            return {cid: [tuple(link) for link in links] for cid, links in cached["links"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    links = matrix.current_links()
-    try:
-        LINKS_CACHE.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(LINKS_CACHE, json.dumps({"stamp": stamp, "links": links}))
-    except OSError:
-        pass    # a read-only checkout: computed each time
-    return links
-
-
-def _chosen_report(paths: list[str], torch: str | None) -> str:
-    """The report of the release ``--torch`` names (the newest where it names none), in the
-    matrix's column order, read without checking all the others."""
-    heads = []
-    for path in paths:
-        try:
-            data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-            key = (matrix.AXES.index(matrix.accelerator(data)), matrix.parse(data["torch"]), data["python"])
-            heads.append((key, matrix.column_name(data), path))
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-            return path      # a broken report: let the full check report it, in its words
-    heads.sort()
-    if not torch:
-        return heads[-1][2]
-    matches = [path for _, name, path in heads if name == torch or name.startswith(torch)]
-    if not matches:
-        raise UsageError(text("en", "read:no_release", torch=torch, releases=", ".join(n for _, n, _ in heads)))
-    return matches[-1]
-
+# ---------------------------------------------------------------- what the specs measured: measured.py
 
 def kind(measured: dict, cid: str) -> str:
     material = measured["claims"].get(cid, {}).get("material")
