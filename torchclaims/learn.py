@@ -299,7 +299,8 @@ class LearnPlugin:
         of theirs that does not compile, its line; else the spec's line (an assertion of the
         spec, or an error the spec ran into with what their code returned)."""
         t = _text(self.lang)
-        lines = [f"{t['spec']}: {item.nodeid}"]
+        say = "：" if self.lang == "zh" else ": "
+        lines = [f"{t['spec']}{say}{item.nodeid}"]
         root = self.impl.root
         excinfo = call.excinfo
         if excinfo is None:
@@ -323,10 +324,10 @@ class LearnPlugin:
             return "\n".join(lines)
         syntax = isinstance(exc, SyntaxError) and exc.filename and root in pathlib.Path(exc.filename).resolve().parents
         if frames:
-            lines.append(f"{t['trace']}:")
+            lines.append(f"{t['trace']}{say.rstrip()}")
             lines += frames
         elif syntax:
-            lines.append(f"{t['syntax']}:")
+            lines.append(f"{t['syntax']}{say.rstrip()}")
             lines.append(f'  File "{pathlib.Path(exc.filename).resolve()}", line {exc.lineno}')
             if exc.text:
                 lines.append(f"    {exc.text.rstrip()}")
@@ -334,7 +335,7 @@ class LearnPlugin:
                     stripped = len(exc.text) - len(exc.text.lstrip())
                     lines.append("    " + " " * max(0, exc.offset - 1 - stripped) + "^")
         else:
-            lines.append(f"  {t['no_trace'] if isinstance(exc, AssertionError) else t['in_spec']}:")
+            lines.append(f"  {t['no_trace'] if isinstance(exc, AssertionError) else t['in_spec']}{say.rstrip()}")
             lines += spec_frames[-1:]
         exc_lines = [line for line in excinfo.exconly().strip().splitlines()
                      if line.strip() and "Use -v to get" not in line]
