@@ -285,7 +285,8 @@ def pytest_report_header(config):
         mode.append(f"planted fault {config.getoption('--mutant')!r} applied")
     if mode:
         lines.append("torchclaims: " + "; ".join(mode))
-    return lines
+    width = config.get_terminal_writer().fullwidth   # wrapped by display width, a path never cut
+    return [part for line in lines for part in strings.wrap(line, width, "  ")]
 
 
 def _is_worker(config) -> bool:
