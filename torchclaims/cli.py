@@ -29,7 +29,7 @@ def _load_catalog() -> dict[str, catalog.Claim]:
     try:
         return catalog.load()
     except catalog.CatalogError as exc:
-        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+        raise UsageError(text("en", "catalog_broken", why=str(exc).replace("\n", "; "))) from None
 
 
 def did_you_mean(close: list[str], lang: str = "en") -> str:
@@ -261,7 +261,7 @@ def _delegate(module: str, argv: list[str]) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != f"torchclaims.{module}":
             raise
-        raise UsageError("this command is not available in this version of torchclaims") from None
+        raise UsageError(text("en", "no_command")) from None
     return target.main(argv)
 
 
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "delegate", None):
             return _delegate(args.delegate, rest)
         if rest:
-            raise UsageError(f"unrecognized arguments: {' '.join(rest)}")
+            raise UsageError(f"{parser.prog}: unrecognized arguments: {' '.join(rest)}")
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
