@@ -100,12 +100,17 @@ def _t2s():
 
 def normal(text: str) -> str:
     """NFKC, case-folded, traditional Chinese made simplified (characters and the Taiwanese words
-    for memory, default, process...: OpenCC tw2sp), white space runs as one space. A passage is
-    matched as a whole unit, so a converted word may change its length."""
+    for memory, default, process...: OpenCC tw2sp), no white space between two Chinese characters
+    (共 享 is 共享), other white space runs as one space. A passage is matched as a whole unit, so a
+    converted word may change its length."""
     text = unicodedata.normalize("NFKC", text).casefold()
     if any("\u3400" <= ch <= "\u9fff" for ch in text):
-        text = _t2s().convert(text)
-    return re.sub(r"\s+", " ", text)
+        text = _CJK_GAP.sub("", _t2s().convert(text))
+    return _SPACES.sub(" ", text)
+
+
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff\u3000-\u303f\uff00-\uffef])\s+(?=[\u3400-\u9fff\u3000-\u303f\uff00-\uffef])")
+_SPACES = re.compile(r"\s+")
 
 
 def _is_cjk(ch: str) -> bool:
@@ -128,13 +133,9 @@ def phrase_pattern(phrase: str) -> str:
             parts.append(r"\s*")
         elif ch == "*" and 0 < i < len(p) - 1:   # "more workers* is better": any ending inside a phrase
             parts.append(r"[a-z0-9_]*")
-        elif _is_cjk(ch):
-            parts.append(re.escape(ch) + r"\s?")
-        else:
+        else:   # Chinese characters literal: normal() took the spaces between them out
             parts.append(re.escape(ch))
     body = "".join(parts)
-    if body.endswith(r"\s?"):
-        body = body[:-3]
     # a word or an API name starts a word (_parameters is not named_parameters' tail)
     head = r"(?<![a-z0-9])" if p[:1].isascii() and (p[:1].isalnum() or p[:1] == "_") else ""
     # a word ending takes its plural (buffers, state dicts), a trailing * any ending; an API name
@@ -198,20 +199,24 @@ class Finder:
     """The catalog's cues, compiled once; ``find(text)`` gives the marks."""
 
     def __init__(self, claims: dict[str, catalog.Claim]):
-        self.claims = {}
-        for cid, claim in claims.items():
-            if claim.find is None:
-                continue
-            cues = claim.find
-            self.claims[cid] = _Claim(cid, cues, _alternation(cues.subject), [_group(g) for g in cues.says],
-                                      _alternation(cues.unless) if cues.unless else None,
-                                      any(API_LIKE.search(s) for s in cues.subject))
+        self.cues = {cid: claim.find for cid, claim in claims.items() if claim.find is not None}
+        self._compiled: dict[str, _Claim] = {}
         # the subjects as literal keys (normalised, without white space, _ or -): a substring test
         # finds the candidates fast, the subject's pattern then confirms them
         self._keys: dict[str, set[str]] = {}
-        for cid, claim in self.claims.items():
-            for phrase in claim.cues.subject:
+        for cid, cues in self.cues.items():
+            for phrase in cues.subject:
                 self._keys.setdefault(_key(phrase.rstrip("*")), set()).add(cid)
+
+    def claim(self, cid: str) -> _Claim:
+        """One claim's cues as patterns, compiled the first time a passage names its subject."""
+        compiled = self._compiled.get(cid)
+        if compiled is None:
+            cues = self.cues[cid]
+            compiled = self._compiled[cid] = _Claim(
+                cid, cues, _alternation(cues.subject), [_group(g) for g in cues.says],
+                _alternation(cues.unless) if cues.unless else None, any(API_LIKE.search(s) for s in cues.subject))
+        return compiled
 
     def _candidates(self, keyed: str, present: list[tuple[str, set[str]]]) -> set[str]:
         found: set[str] = set()
@@ -237,7 +242,7 @@ class Finder:
             if progress and i % 500 == 0:
                 progress(unit.start, len(text))
             for cid in cands[i]:
-                claim = self.claims[cid]
+                claim = self.claim(cid)
                 mark = None
                 for width in range(1, WINDOW + 1):
                     j = i + width - 1

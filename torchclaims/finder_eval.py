@@ -267,7 +267,7 @@ def main(argv: list[str]) -> int:
     scores = [("labelled set " + str(folder), evaluate_set(folder, the_finder, args.threshold))]
     if args.seeds:
         scores.append(("the four documents at their anchors", evaluate_seeds(the_finder, args.threshold)))
-    print(f"{len(the_finder.claims)} of {len(claims)} claims have cues; threshold {args.threshold}")
+    print(f"{len(the_finder.cues)} of {len(claims)} claims have cues; threshold {args.threshold}")
     for title, score in scores:
         print(report(title, score))
         if args.errors:
