@@ -68,7 +68,9 @@ def column_name(report: dict) -> str:
     return f"{release} {axis} ({report['device'].removeprefix('NVIDIA ').strip()})"
 
 
-def load_reports(paths: list[str]) -> list[dict]:
+def load_reports(paths: list[str], validate: bool = True) -> list[dict]:
+    """The reports, each checked against the report schema (``validate=False``: the committed
+    history, which the project's own tests check, read by a lint in a hurry)."""
     reports = []
     for path in paths:
         try:
@@ -80,7 +82,8 @@ def load_reports(paths: list[str]) -> list[dict]:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise UsageError(text("en", "mx:not_json", path=path, why=exc)) from None
         try:
-            outcomes.validate_report(data)
+            if validate:
+                outcomes.validate_report(data)
         except ValueError as exc:
             raise UsageError(f"{path}: {exc}") from None
         data["_path"] = str(path)

@@ -11,6 +11,7 @@ form: ``pytest ...`` and ``python -m torchclaims ...`` with the project's venv a
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import string
@@ -701,7 +702,10 @@ def _pattern(template: str) -> re.Pattern:
     return re.compile("".join(parts) + r"\Z")
 
 
-_PATTERNS = {key: _pattern(STRINGS["en"][key]) for key in TRANSLATED}
+@functools.cache
+def _patterns() -> dict[str, re.Pattern]:
+    """The English messages translate() recognises, compiled when a message is first translated."""
+    return {key: _pattern(STRINGS["en"][key]) for key in TRANSLATED}
 
 
 def translate(lang: str, message: str) -> str:
@@ -709,7 +713,7 @@ def translate(lang: str, message: str) -> str:
     a stub's message; each its key of TRANSLATED), else unchanged (a spec's own reason)."""
     if lang == "en":
         return message
-    for key, pattern in _PATTERNS.items():
+    for key, pattern in _patterns().items():
         found = pattern.match(message)
         if found:
             fields = found.groupdict()
