@@ -646,6 +646,22 @@ def leaf_inplace_allowed_inside_any_no_grad_block():
     torch.Tensor.add_ = add_
 
 
+@fault("autograd.partial-no-grad-leaves-none")
+def no_grad_module_freezes_only_its_parameters():
+    """A module called under no_grad on an input that is part of a graph keeps that graph: only its own
+    parameters are left out (no_grad as 'freeze these weights'), so the layers before it still get gradients."""
+    original = torch.nn.Module.__call__
+
+    def call(self, *args, **kwargs):
+        if torch.is_grad_enabled() or not any(isinstance(a, torch.Tensor) and a.requires_grad for a in args):
+            return original(self, *args, **kwargs)
+        frozen = {name: p.detach() for name, p in self.named_parameters()}
+        with torch.enable_grad():
+            return torch.func.functional_call(self, frozen, args, kwargs)
+
+    torch.nn.Module.__call__ = call
+
+
 @fault("autograd.full-backward-hook")
 def full_backward_hook_needs_input_grad():
     """A full backward hook is skipped when no input of its module requires grad (grad_input all None): it

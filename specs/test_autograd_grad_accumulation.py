@@ -304,6 +304,23 @@ def test_layers_run_under_no_grad_get_no_gradient():
         dead.backward()
 
 
+@pytest.mark.claim("autograd.partial-no-grad-leaves-none")
+def test_a_no_grad_layer_also_cuts_off_every_layer_before_it():
+    """Material: layers run under no_grad never enter the graph, so their leaves keep grad None.
+    True: the cut reaches upstream too: a layer run with grad on before the no_grad one gets no gradient either."""
+    torch.manual_seed(0)
+    before, frozen, after = nn.Linear(3, 3), nn.Linear(3, 3), nn.Linear(3, 1)
+    h = before(torch.randn(2, 3))
+    assert h.requires_grad, "the first layer's output should be recorded (grad mode on)"
+    with torch.no_grad():
+        h = frozen(h)
+    after(h).sum().backward()
+    grads = {name: [p.grad is not None for p in layer.parameters()]
+             for name, layer in (("before", before), ("frozen", frozen), ("after", after))}
+    assert grads == {"before": [False, False], "frozen": [False, False], "after": [True, True]}, (
+        f"which parameters got a .grad: {grads}; only the layer after the no_grad one should")
+
+
 @pytest.mark.claim("autograd.backward-no-grad-fn-error")
 def test_backward_on_tensor_without_graph_raises():
     """Material: backward on something never connected to a requiring-grad tensor raises 'element 0 ...'.
