@@ -611,8 +611,9 @@ _PIECES = re.compile(rf"\s+|[（《「『“‘]*[{_WIDE}][{_CLOSE}]*|[^\s{_WIDE
 
 
 # a space after these (or after an option, ``-x`` / ``--name``) does not break a line: a
-# command and its option values stay on one line (``--lang zh``, ``python -m torchclaims``)
-_GLUE = ("python", "python3", "pytest", "torchclaims", "make", "nox", "pip")
+# command, its words and its option values stay on one line (``python -m torchclaims show ID --lang zh``)
+_GLUE = ("python", "python3", "pytest", "torchclaims", "make", "nox", "pip", "specs/",
+         "show", "claims", "workbook", "read", "matrix", "init", "learn", "watch", "status", "ID", "DIR")
 
 
 def _glued(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
