@@ -13,7 +13,7 @@ import shutil
 import opencc
 import pytest
 
-from torchclaims import anchors, catalog, cli, segment
+from torchclaims import anchors, anchors_cli, catalog, cli, segment
 
 SEEDS = anchors.seeds_dir()
 needs_seeds = pytest.mark.skipif(not all((SEEDS / f).is_file() for f in catalog.SEED_FILES),
@@ -205,7 +205,7 @@ def test_the_helper_proposes_whole_sentences_only(claims, found):
         text = _text(document)
         units, heads = segment.Sentences(text), anchors.sections(text)
         for cid in sorted({a.claim for a in found.by_document(document)}):
-            for _, s, e, _ in anchors.candidates(claims[cid], document, text, heads=heads)[:3]:
+            for _, s, e, _ in anchors_cli.candidates(claims[cid], document, text, heads=heads)[:3]:
                 cut += [f"{cid} in {document}: {p}" for p in units.inside(s, e)]
     assert cut == [], "\n".join(cut[:10])
 

@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("bench-report", "bench.command", "render a benchmark JSON as a Markdown report and a chart"),
         ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),
         ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
-        ("anchors", "anchors", "propose, show and record where the documents make each claim"),
+        ("anchors", "anchors_cli", "propose, show and record where the documents make each claim"),
         ("lint", "doclint", "check tutorials (.md .rst .txt .ipynb .html) for statements wrong on this torch"),
         ("finder-eval", "finder_eval", "the claim finder's precision, recall and stance accuracy, measured"),
     ):
