@@ -442,6 +442,38 @@ def test_a_check_of_the_spec_that_fails_shows_the_spec_line(tmp_path):
     assert 'File "specs/test_tensors_reference.py", line' in out, out
 
 
+def test_a_stub_behind_a_hypothesis_spec_fails_in_one_line_and_a_passed_lesson_is_announced(tmp_path):
+    """Issue 32: a stub lesson's first failure printed hypothesis' example and "Reproduce with"
+    block (about inputs the stub never looked at), and no line said that lesson 1 had passed."""
+    wb = make_state(tmp_path / "wb", LESSONS, solved=1)   # lesson 2 (is_contiguous): property specs first
+    out = learn_output(wb, files=("specs/test_property_views.py", "specs/test_tensors_reference.py")).stdout
+    second = LESSONS[1]
+    assert f"✓ {LESSONS[0].label}" in out and LESSONS[0].title in out, out
+    block = out.split("failing spec: ", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(block) == 2 and f"{second.label}: write {second.functions[0]}" in block[1], block
+    for noise in ("Falsifying example", "Reproduce with", "@reproduce_failure", "Traceback"):
+        assert noise not in out, f"{noise!r} in a stub's failure:\n{out}"
+
+
+@pytest.mark.parametrize("lang, mine, torch_side", [("en", "your implementation (", "torch ("),
+                                                    ("zh", "你的实现（", "torch（")])
+def test_a_wrong_answer_says_which_value_is_the_learners_and_which_is_torchs(tmp_path, lang, mine, torch_side):
+    """Issue 32: '...stride()=(2, 2), but should be (1, 1)' read as if torch should match the
+    learner's wrong answer; the message now names the two sides."""
+    wb = make_state(tmp_path / "wb", LESSONS, solved=2)   # lesson 3 (view_strides) next
+    source = (wb / "strides.py").read_text(encoding="utf-8")
+    stub = 'raise NotImplementedError("Lesson 03 (view-strides): write strides.view_strides")'
+    assert stub in source
+    wrong = ("import math\n    if math.prod(shape) != math.prod(new_shape):\n        raise ValueError('elements differ')\n"
+             "    return contiguous_strides(new_shape)")
+    (wb / "strides.py").write_text(source.replace(stub, wrong), encoding="utf-8")
+    files = ("specs/test_property_views.py", "specs/test_tensors_reference.py")
+    learn_output(wb, files=files)   # lessons 1 and 2 pass and are recorded; the next run reaches lesson 3
+    out = learn_output(wb, "--lang", lang, files=files).stdout
+    flat = out.replace("\n", "")
+    assert mine in flat and torch_side in flat and "ref.strides.view_strides(" in flat, out
+
+
 def test_an_error_the_spec_meets_in_the_learners_model_shows_the_spec_line(tmp_path):
     """Lesson 20's spec reads classifier[0].weight: a classifier that starts with Flatten
     fails inside the spec, and the learner is shown that line, not just "no frame"."""
