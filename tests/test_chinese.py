@@ -63,6 +63,25 @@ TORCH_SAYS = ("a leaf Variable that requires grad is being used in an in-place o
               "could not import", "No module named")
 
 
+def _words_of_the_data() -> set[str]:
+    """The ASCII words the catalog's and the lessons' Chinese texts use (API names, torch's
+    messages, book titles): data the project quotes, allowed as single words."""
+    from torchclaims import workbook
+    texts = [s for c in catalog.load().values() for s in (c.says_zh, c.truth_zh, c.source_labels("zh", with_file=True))]
+    texts += [lesson.hint_zh + " " + lesson.title_zh for lesson in workbook.load_lessons()]
+    return {w for s in texts for w in re.findall(r"[A-Za-z]{2,}", s)}
+
+
+DATA_WORDS = _words_of_the_data()
+# the project's name, and what a command line shows of itself: argparse's metavar, the language codes, the workbook's commands
+COMMAND_WORDS = {"torchclaims", "COMMAND", "ID", "DIR", "PATH", "zh", "en", "init", "status", "learn", "watch"}
+
+
+def lone_english(text: str) -> list[str]:
+    """Single English words left in ``text`` that are neither data nor a command's words."""
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", _cleaned(text)) if w not in DATA_WORDS | COMMAND_WORDS})
+
+
 def english_left(line: str) -> str | None:
     """The English phrase ``line`` still holds once ids, code, commands and quotes are out."""
     for said in TORCH_SAYS:
@@ -87,10 +106,19 @@ def project_lines(command: list[str], out: str) -> list[str]:
                          if not re.fullmatch(r"[.FEsx]*|=*\s*\d+ (failed|passed).*", line.strip()))
     if command[0] == "matrix":   # the notes are the specs' own skip reasons, recorded in English by the run
         out = out.split("## 注释")[0]
+        if "--compare" in command:   # so is the reason closing a claim measured in one run only
+            out = re.sub(r"（[^（）]*（?[^（）]*）?[^（）]*）$", "", out, flags=re.M)
     if command[0] == "read":   # the document is the reader's own: only the project's lines
         return [line.split("│", 1)[1] for line in out.splitlines()
                 if "│" in line and line.split("│", 1)[1].startswith(("  [", "      "))] + out.splitlines()[:2]
     return out.splitlines()
+
+
+def test_the_checker_flags_a_lone_english_word_the_project_wrote():
+    """Planted: the reader's old '目录中的结论: partly' and an English label."""
+    assert lone_english("目录中的结论: partly") == ["partly"]
+    assert lone_english("hint：从最后一维往前算") == ["hint"]
+    assert lone_english("判定：部分属实 · tensors.view-needs-contiguous · torch 2.14.1 · view()") == []
 
 
 def test_the_checker_flags_an_english_sentence_and_keeps_ids_code_and_commands():
@@ -120,6 +148,7 @@ def test_every_command_speaks_chinese_under_a_chinese_locale(command, tmp_path):
     english = [(joined[max(0, m.start() - 60):m.end() + 20], m.group(0))
                for m in SENTENCE.finditer(_cleaned(joined))]
     assert not english, f"{' '.join(command)}: English the project wrote: {english[:5]}"
+    assert not lone_english(joined), f"{' '.join(command)}: English words the project wrote: {lone_english(joined)}"
 
 
 # ---------------------------------------------------------------- wrapping by display width
@@ -177,3 +206,4 @@ def test_the_scoreboard_speaks_chinese_under_a_chinese_locale():
     joined = re.sub(r"\s*\n\s*", " ", "\n".join(board))
     english = [m.group(0) for m in SENTENCE.finditer(_cleaned(joined))]
     assert not english, f"English in the Chinese scoreboard: {english[:5]}"
+    assert not lone_english(joined), f"English words in the Chinese scoreboard: {lone_english(joined)}"
