@@ -43,7 +43,7 @@ NEG_ZH = "不没无非未别勿莫"
 NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不错", "不管", "不但", "非常", "无论", "除非",
               "无疑", "不得不", "毫无疑问", "不妨", "莫过于", "别的", "别人", "无数", "非零", "非空", "区别", "分别",
               "特别", "无关紧要", "并无二致", "不论", "无所谓", "类别", "级别", "识别", "差别", "个别", "性别",
-              "别名", "告别", "无损")
+              "别名", "告别", "无损", "不变")
 NEG_EN = re.compile(r"(?<![a-z0-9_.])(?:not|no|never|cannot|neither|nor|none|nothing|without|nobody|nowhere"
                     r"|instead of|rather than)(?![a-z0-9_(])|n't\b|\bcan ?not\b")
 # verbs that negate what follows them: "停止记录" is "不记录", "stops tracking" is "does not track"

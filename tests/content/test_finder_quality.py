@@ -6,8 +6,9 @@ import pytest
 
 from torchclaims import anchors, catalog, finder, finder_eval
 
-PRECISION, RECALL, STANCE = 0.90, 0.75, 0.85     # the labelled set
-SEEDS_RECALL = 0.70                              # the four documents, anchors set aside
+# measured 2026-12-02 (finder-eval): 0.904, 0.752, 0.890 on the labelled set; 0.798 on the seeds
+PRECISION, RECALL, STANCE = 0.90, 0.75, 0.88     # the labelled set (the issue asks 0.90, 0.75, 0.85)
+SEEDS_RECALL = 0.79                              # the four documents, anchors set aside (asked: 0.70)
 
 
 @pytest.fixture(scope="module")
