@@ -14,7 +14,8 @@ Cues = catalog.Cues
 def the_finder():
     real = catalog.load()
     cues = {
-        "autograd.detach-shares-storage": Cues(("detach",), (("共享", "share*", "same memory", "!深拷贝", "!copy*", "!copies"),)),
+        "autograd.detach-shares-storage": Cues(("detach",), (("共享", "share*", "same memory", "同一块内存", "!深拷贝",
+                                                                "!copy*", "!copies"),)),
         "data.num-workers-not-more-better": Cues(("num_workers",), (("越大越好", "the more the better"),), negated=True),
         "tensors.view-needs-contiguous": Cues(("view",), (("contiguous", "连续"),), unless=("reshape",)),
     }
@@ -96,6 +97,8 @@ def test_a_question_only_mentions(the_finder):
 def test_traditional_chinese_and_full_width_read_the_same(the_finder):
     """Material: none (tooling).  True: traditional characters and full-width letters are normalised."""
     assert found(the_finder, "ｄｅｔａｃｈ() 返回的張量與原張量共享記憶體。")[0][:2] == ("autograd.detach-shares-storage", "asserts")
+    # 塊 is 块 and Taiwan's 記憶體 is 内存: only the conversion finds the cue 同一块内存
+    assert found(the_finder, "detach() 的結果與原張量用的是同一塊記憶體。")[0][:2] == ("autograd.detach-shares-storage", "asserts")
 
 
 def test_a_commented_code_line_is_a_passage(the_finder):
