@@ -113,7 +113,8 @@ def test_the_gpu_script_runs_end_to_end_without_cuda_from_a_tree_without_git(tmp
     assert files == run["outputs"] and len(files) <= 8, files
     assert max(len(pathlib.PurePath(f).parts) for f in files) <= 3, files   # at most 2 folders down
     assert {"claims.json", "bench-gpu.json", "bench/report.md", "run.json", "log.txt"} <= set(files), files
-    assert not list((tmp_path / "tmp").glob("torchclaims-site-*")), "the wheels' temporary folder was left behind"
+    assert run["site"] and not pathlib.Path(run["site"]).exists(), f"the wheels' folder {run['site']} was left behind"
+    assert not list((tmp_path / "tmp").glob("torchclaims-site-*")), "a temporary folder was left behind"
 
 
 SLEEPY_PLUGIN = '''
