@@ -404,7 +404,9 @@ def test_a_missing_package_without_a_wheel_folder_is_one_line_with_the_download_
     assert err.count("\n") == 0, err
     assert "missing no-such-torchclaims-dependency>=1" in err and "pip download --only-binary=:all: --python-version 3.12" in err, err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["run.json"]
-    assert _run_json(tmp_path / "out")["refused"].startswith("missing no-such-torchclaims-dependency")
+    run = _run_json(tmp_path / "out")
+    assert run["refused"].startswith("missing no-such-torchclaims-dependency")
+    assert not pathlib.Path(run["site"]).exists(), "a refused run left its wheels' folder behind"
 
 
 def test_requirements_are_pyprojects_core_and_report_extras_without_torch():
