@@ -67,13 +67,22 @@ def _claims_table(claims, lang) -> None:
     from rich.text import Text
     console = Console()
     if console.width >= WIDE_TABLE:
+        # the two long columns are wrapped here (strings.wrap: by display width, never inside an
+        # identifier), the others keep their width: rich's own folding cuts a word anywhere
+        id_w = max((len(c.id) for c in claims), default=2)
+        verdict_w = max([cell_width(text(lang, key)) for key in ("verdict",)]
+                        + [cell_width(text(lang, c.verdict)) for c in claims])
+        source_w = max([cell_width(text(lang, "source"))] + [cell_width(c.source_short) for c in claims])
+        long_w = max(20, (console.width - id_w - verdict_w - source_w - 16) // 2)   # 5 columns: borders, padding
         table = Table(show_lines=True)
-        table.add_column(text(lang, "col_id"), no_wrap=True, min_width=max((len(c.id) for c in claims), default=2))
-        for key in ("verdict", "says", "truth", "source"):
-            table.add_column(text(lang, key), overflow="fold")
+        table.add_column(text(lang, "col_id"), no_wrap=True, min_width=id_w)
+        table.add_column(text(lang, "verdict"), no_wrap=True)
+        for key in ("says", "truth"):
+            table.add_column(text(lang, key), width=long_w, no_wrap=True, overflow="ignore")
+        table.add_column(text(lang, "source"), no_wrap=True)
         for c in claims:
-            table.add_row(Text(c.id), text(lang, c.verdict), Text(c.text("says", lang)),
-                          Text(c.text("truth", lang)), Text(c.source_short))
+            table.add_row(Text(c.id), text(lang, c.verdict), *(Text("\n".join(wrap(c.text(key, lang), long_w)))
+                                                            for key in ("says", "truth")), Text(c.source_short))
         console.print(table)
         return
     import io
