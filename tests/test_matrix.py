@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from torchclaims import catalog, cli, files, matrix, outcomes
+from torchclaims import catalog, cli, files, matrix, matrix_cli, matrix_page, outcomes
 from torchclaims.errors import UsageError
 
 
@@ -153,7 +153,7 @@ def test_a_cell_the_catalog_does_not_expect_is_marked(reports):
 
 def test_the_html_carries_filters_and_the_rows_as_data(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    page = matrix.render_html(loaded, matrix.build(loaded))
+    page = matrix_page.render_html(loaded, matrix.build(loaded))
     for control in ("id='topic'", "id='verdict'", "id='changed'", "id='lang'"):
         assert control in page
     assert '"history": "holds up to 2.5.1, wrong since 2.6.0"' in page
@@ -161,7 +161,7 @@ def test_the_html_carries_filters_and_the_rows_as_data(reports):
 
 def test_the_html_filters_by_the_kind_of_unmeasured_cell(reports):
     loaded = plant(reports, "numerics.scaler", ["not-measurable", "right", "right", "right", "right"])
-    page = matrix.render_html(loaded, matrix.build(loaded))
+    page = matrix_page.render_html(loaded, matrix.build(loaded))
     assert "id='state'" in page and "<option value='not-measurable' data-en='not measurable here (⊘)' data-zh='本机无法测量 (⊘)'>not measurable here (⊘)</option>" in page
     assert "row.cells.some(cell => cell.material === state)" in page
 
@@ -171,7 +171,7 @@ def test_compare_flags_an_unexpected_change_and_exits_1(reports, tmp_path, capsy
     new["claims"]["tensors.steady"] = entry("wrong", "right", "truth spec t failed")
     new_path = tmp_path / "new.json"
     new_path.write_text(json.dumps(new), encoding="utf-8")
-    assert matrix.main(["--compare", reports[-1], str(new_path)]) == 1
+    assert matrix_cli.main(["--compare", reports[-1], str(new_path)]) == 1
     out = capsys.readouterr().out
     assert "UNEXPECTED  tensors.steady: right on 1.13.1 -> wrong on 2.14.1: truth spec t failed" in out
 
@@ -181,13 +181,13 @@ def test_compare_accepts_a_change_the_catalog_expects(reports, tmp_path, capsys)
     new["claims"]["tensors.steady"] = entry("wrong", "wrong")
     new_path = tmp_path / "new.json"
     new_path.write_text(json.dumps(new), encoding="utf-8")
-    assert matrix.main(["--compare", reports[-1], str(new_path)]) == 0
+    assert matrix_cli.main(["--compare", reports[-1], str(new_path)]) == 0
     assert "expected  tensors.steady: right on 1.13.1 -> wrong" in capsys.readouterr().out
 
 
 def test_compare_needs_two_reports(reports):
     with pytest.raises(UsageError, match="exactly two reports"):
-        matrix.main(["--compare", reports[0]])
+        matrix_cli.main(["--compare", reports[0]])
 
 
 @pytest.mark.parametrize("content, fragment", [
@@ -355,7 +355,7 @@ def test_compare_lists_a_claim_skipped_in_one_run_apart_and_it_does_not_decide_t
     new = copy.deepcopy(old)
     new["claims"]["tensors.steady"] = entry("skipped", "right", "compile spec: skipped by the quick run")
     new["claims"]["numerics.gpu"] = entry("not-measurable", None, "needs torchvision (pip install torchvision)")
-    assert matrix.main(["--compare", reports[0], _write(tmp_path, "new.json", new)]) == 0
+    assert matrix_cli.main(["--compare", reports[0], _write(tmp_path, "new.json", new)]) == 0
     out = capsys.readouterr().out
     assert "Verdict changes from torch 2.14.1 to 2.14.1: 0" in out, out
     assert "Measured in one run only (not verdict changes): 1" in out, out
@@ -370,7 +370,7 @@ def test_compare_with_a_real_change_and_a_skip_exits_1_for_the_change_only(repor
     new = json.loads(open(reports[0], encoding="utf-8").read())
     new["claims"]["tensors.steady"] = entry("wrong", "right", "truth spec t failed")
     new["claims"]["modules.other"] = entry("not-measurable", None, "needs CUDA: no GPU on this machine")
-    assert matrix.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)]) == 1
+    assert matrix_cli.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert "UNEXPECTED  tensors.steady: right on 1.13.1 -> wrong on 2.14.1: truth spec t failed" in lines, lines
     assert ("  modules.other: right on 1.13.1, not measurable here on 2.14.1 (needs CUDA: no GPU on this machine)"
@@ -384,7 +384,7 @@ def test_compare_warns_when_the_two_runs_were_not_made_alike(reports, tmp_path, 
     new = copy.deepcopy(old)
     new["argv"], new["torchvision"] = ["specs/"], None
     old["torchvision"] = "0.29.1"
-    matrix.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)])
+    matrix_cli.main(["--compare", _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)])
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("note: the two runs differ (specs run: quick + -m 'not slow and not distributed' / "
                             "quick run; torchvision: 0.29.1 / none)"), first
@@ -447,7 +447,7 @@ def test_a_write_that_fails_halfway_leaves_the_old_file_and_no_temporary(reports
         raise OSError("disk full (planted)")
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError, match="planted"):
-        matrix.main([*reports, "-o", str(stem), "--force"])
+        matrix_cli.main([*reports, "-o", str(stem), "--force"])
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("history", ".history"))) == [
         "history.html", "history.md"], "the temporary file is removed"
     assert stem.with_suffix(".md").read_text(encoding="utf-8") == "old"
@@ -489,7 +489,7 @@ def test_the_chinese_page_is_chinese_throughout_and_its_switch_has_both_language
     """Issue 32: the page's 中文 switch translated only the verdicts, the count and the details."""
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
     data = matrix.build(loaded)
-    page = matrix.render_html(loaded, data, lang="zh")
+    page = matrix_page.render_html(loaded, data, lang="zh")
     assert "<html lang='zh'>" in page and "<option value='zh' selected>" in page
     assert ">论断的历史：资料在每个 torch 版本上说对了什么</h1>" in page
     zh_block = page.split("<div class='l-zh'>")[1].split("</div>")[0]
@@ -499,7 +499,7 @@ def test_the_chinese_page_is_chinese_throughout_and_its_switch_has_both_language
     assert "自 2.6.0 起由成立变为错误" in page, "the flip said in Chinese"
     for label in ("只看有变化的论断", "目录中的判定", "含有这种格子", "全部", "语言"):
         assert f"data-zh='{label}'" in page, label
-    english = matrix.render_html(loaded, data)
+    english = matrix_page.render_html(loaded, data)
     assert "<html lang='en'>" in english and "<div class='l-zh' hidden>" in english
 
 

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from torchclaims import catalog, matrix, outcomes
+from torchclaims import catalog, matrix, matrix_page, outcomes
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # e2e: headless Chromium
 
@@ -36,7 +36,7 @@ def page(tmp_path):
                                 "right", "needs CUDA: no GPU on this machine"),
                         }})
     path = tmp_path / "matrix.html"
-    path.write_text(matrix.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
+    path.write_text(matrix_page.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
     return path
 
 
@@ -111,7 +111,7 @@ def test_the_table_fits_1280_and_scrolls_sideways_on_a_phone_under_a_fixed_claim
     paths = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("*.json"))
     reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
     page = tmp_path / "history.html"
-    page.write_text(matrix.render_html(reports, matrix.build(reports), claims), encoding="utf-8")
+    page.write_text(matrix_page.render_html(reports, matrix.build(reports), claims), encoding="utf-8")
     viewport(browser, *size)
     browser.get(page.as_uri())
     measure = """

@@ -313,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--static", action="store_true", help="read the spec files instead of collecting them with pytest")
     p.set_defaults(func=cmd_check)
     for name, module, help_text in (
-        ("matrix", "matrix", "render claim reports of several torch versions as a matrix"),
+        ("matrix", "matrix_cli", "render claim reports of several torch versions as a matrix"),
         ("mutants", "mutants_cli", "run the specs once per planted fault and report survivors"),
         ("bench-report", "bench.command", "render a benchmark JSON as a Markdown report and a chart"),
         ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),

@@ -1,0 +1,144 @@
+"""``python -m torchclaims matrix``: the claim history across torch releases, from claims reports.
+
+``matrix REPORT.json...`` prints the Markdown table (``-o PATH`` writes PATH.md and PATH.html);
+``matrix --compare OLD NEW`` lists the verdict changes between two runs and exits 1 when one is
+unexpected. The table itself is torchclaims/matrix.py's, the page torchclaims/matrix_page.py's.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+from . import catalog, matrix, matrix_page
+from .errors import Parser, UsageError
+from .files import write_whole
+from .strings import LANGS, cell_width, default_lang, text, translate
+
+
+def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str], int]:
+    """Two lists of lines and a count: the claims whose verdict changed between two reports (a
+    measured verdict on both sides, a broken spec, or an outcome the catalog does not expect in
+    the new one), the claims measured in only one of the two (with the reason: these are not
+    verdict changes), and how many verdict changes are unexpected."""
+    def say(key, **fields):
+        return text(lang, "cmp:" + key, **fields)
+
+    def verdict(value):
+        return value if lang == "en" or value not in matrix.MEASURED else text(lang, "h:" + value)
+    changes, one_side, unexpected = [], [], 0
+    tags = {flag: say("unexpected" if flag else "expected") for flag in (True, False)}
+    tag_width = max(cell_width(tag) for tag in tags.values())
+    for cid, entry in new["claims"].items():
+        prior = old["claims"].get(cid) or {}
+        before, after = prior.get("material"), entry["material"]
+        bad = entry["outcome"] in ("changed", "broken")
+        if before in matrix.MEASURED and after in matrix.MEASURED or bad:
+            if before == after and not bad:
+                continue
+            unexpected += bad
+            tag = " " * (tag_width - cell_width(tags[bad])) + tags[bad]
+            why = say("why", reason=entry["reason"]) if bad and entry.get("reason") else ""
+            changes.append(say("change", tag=tag, id=cid, before=verdict(before) if before else say("absent"),
+                               old=old["torch"], after=verdict(after), new=new["torch"], why=why))
+        elif (before in matrix.MEASURED) != (after in matrix.MEASURED):
+            side, missing = (new, entry) if before in matrix.MEASURED else (old, prior)
+            state = matrix.state_word(missing.get("material"), lang)
+            reason = translate(lang, missing.get("reason") or "") or say("not_in" if not missing else "no_reason")
+            measured = before if before in matrix.MEASURED else after
+            one_side.append(say("one_side", id=cid, measured=verdict(measured),
+                                where=(old if before in matrix.MEASURED else new)["torch"], state=state,
+                                other=side["torch"], reason=reason))
+    return changes, one_side, unexpected
+
+
+def _selection_note(old: dict, new: dict, lang: str = "en") -> str | None:
+    """A warning when the two runs are not alike: other specs selected, another device."""
+    differ = []
+    if matrix._selection(old) != matrix._selection(new):
+        differ.append(text(lang, "cmp:d_specs", old=matrix._selection(old, lang), new=matrix._selection(new, lang)))
+    if matrix.accelerator(old) != matrix.accelerator(new):
+        differ.append(text(lang, "cmp:d_device", old=matrix.accelerator(old), new=matrix.accelerator(new)))
+    if bool(old.get("torchvision")) != bool(new.get("torchvision")):
+        none = text(lang, "mx:row_none")
+        differ.append(text(lang, "cmp:d_vision", old=old.get("torchvision") or none, new=new.get("torchvision") or none))
+    if not differ:
+        return None
+    return text(lang, "cmp:note", what=text(lang, "h:device_join").join(differ))
+
+
+def output_paths(output: str) -> tuple[pathlib.Path, pathlib.Path]:
+    """Where ``-o`` writes: PATH.md and PATH.html, or PATH/matrix.{md,html} for an existing folder."""
+    out = pathlib.Path(output)
+    if out.is_dir():
+        out = out / "matrix"
+    elif out.suffix in (".md", ".html"):
+        out = out.with_suffix("")
+    if not out.parent.is_dir():
+        raise UsageError(text("en", "mx:no_folder", output=output, folder=out.parent))
+    return out.with_name(out.name + ".md"), out.with_name(out.name + ".html")
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m torchclaims matrix", description=__doc__.splitlines()[0])
+    parser.add_argument("reports", nargs="+", metavar="REPORT.json")
+    parser.add_argument("-o", "--output", metavar="PATH",
+                        help="write PATH.md and PATH.html (PATH/matrix.md and .html when PATH is an existing "
+                             "folder); without -o the Markdown goes to standard output and nothing is written")
+    parser.add_argument("--force", action="store_true", help="replace the files -o names if they exist")
+    parser.add_argument("--compare", action="store_true",
+                        help="compare two reports (OLD NEW): verdict changes, and claims measured in one only; "
+                             "exit 1 if a verdict change is unexpected")
+    parser.add_argument("--lang", choices=LANGS, default=default_lang(),
+                        help="language of the page and the Markdown (default: the locale's)")
+    args = parser.parse_args(argv)
+    if args.compare:
+        if len(args.reports) != 2:
+            raise UsageError(text("en", "mx:compare_two"))
+        if args.output:
+            raise UsageError(text("en", "mx:compare_no_o"))
+        old, new = (matrix.load_reports([p])[0] for p in args.reports)
+        try:
+            claims = catalog.load()
+        except catalog.CatalogError:
+            claims = {}
+        lang = args.lang
+        changes, one_side, unexpected = compare(matrix.rederive(old, claims), matrix.rederive(new, claims), lang)
+        note = _selection_note(old, new, lang)
+        if note:
+            print(note)
+        print(text(lang, "cmp:head", old=old["torch"], new=new["torch"], n=len(changes)))
+        for line in changes:
+            print(line)
+        if one_side:
+            print(text(lang, "cmp:one_head", n=len(one_side)))
+            for line in one_side:
+                print(line)
+        print(text(lang, "cmp:summary", n=len(changes), u=unexpected, k=len(one_side),
+                   tail=text(lang, "cmp:tail_bad" if unexpected else "cmp:tail_ok")))
+        return 1 if unexpected else 0
+    reports = matrix.load_reports(args.reports)
+    targets = output_paths(args.output) if args.output else None
+    if targets and not args.force:
+        present = [str(t) for t in targets if t.exists()]
+        if present:
+            raise UsageError(text("en", "mx:exists", paths=" and ".join(present)))
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:  # the reports carry what the table needs; the texts are a bonus
+        print(f"note: the catalog is broken, so the verdicts are the reports' own and the HTML has no "
+              f"claim texts ({str(exc).splitlines()[0]})", file=sys.stderr)
+        claims = {}
+    reports = [matrix.rederive(r, claims) for r in reports]
+    data = matrix.build(reports)
+    markdown = matrix.render_markdown(reports, data, claims, args.lang)
+    if targets is None:
+        sys.stdout.write(markdown)
+        print(text(args.lang, "mx:nothing_written"), file=sys.stderr)
+        return 0
+    page = matrix_page.render_html(reports, data, claims, args.lang)
+    md, html_path = targets
+    write_whole(md, markdown)
+    write_whole(html_path, page)
+    print(text(args.lang, "mx:wrote", rows=len(data["rows"]), runs=len(reports), flips=len(data["flips"]), md=md,
+               html=html_path))
+    return 0
