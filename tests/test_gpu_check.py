@@ -445,6 +445,24 @@ def test_the_commit_comes_from_the_option_git_or_the_wheel_folders_stamp(tmp_pat
     commit, where = gpu_check.commit_of(None, str(tmp_path), None)   # a copy of the tree without .git
     assert commit == "f00dfee" and "COMMIT" in where
     assert gpu_check.commit_of(None, None, None)[0] is None
+    (tmp_path / "COMMIT").write_text(f"f00dfee {gpu_check.tree_digest()}\n", encoding="utf-8")
+    assert gpu_check.commit_of(None, str(tmp_path), None)[0] == "f00dfee"   # stamped from this very tree
+    (tmp_path / "COMMIT").write_text("f00dfee 0123456789abcdef\n", encoding="utf-8")
+    commit, where = gpu_check.commit_of(None, str(tmp_path), None)
+    assert commit == "f00dfee+changed" and "changed since" in where, (commit, where)
+
+
+def test_the_tree_digest_follows_the_specs_and_nothing_else(tmp_path):
+    for part in ("specs", "claims", "torchclaims", "docs"):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "a.py").write_text("x = 1\n", encoding="utf-8")
+    before = gpu_check.tree_digest(tmp_path)
+    (tmp_path / "docs" / "a.py").write_text("x = 2\n", encoding="utf-8")
+    (tmp_path / "specs" / "__pycache__").mkdir()
+    (tmp_path / "specs" / "__pycache__" / "a.pyc").write_bytes(b"\0")
+    assert gpu_check.tree_digest(tmp_path) == before
+    (tmp_path / "specs" / "a.py").write_text("x = 3\n", encoding="utf-8")
+    assert gpu_check.tree_digest(tmp_path) != before
     assert gpu_check.git_commit() == outcomes.specs_commit()
 
 
@@ -503,7 +521,7 @@ def test_prepare_downloads_every_requirement_but_torch_for_python_3_12_and_stamp
     assert command[command.index("--python-version") + 1] == "3.12" and command[command.index("--abi") + 1] == "cp312"
     assert set(gpu_check.requirements()) | {"pytest-xdist>=3.5"} <= set(command), command
     assert not [c for c in command if re.match(r"torch\b|torchvision|nvidia", c)], command
-    assert (tmp_path / "w" / "COMMIT").read_text(encoding="utf-8") == "abc1234\n"
+    assert (tmp_path / "w" / "COMMIT").read_text(encoding="utf-8") == f"abc1234 {gpu_check.tree_digest()}\n"
     assert f'carry list: ["{tmp_path / "w"}"]' in capsys.readouterr().out
     monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(
         run=lambda command, **kwargs: types.SimpleNamespace(returncode=1, stderr="ERROR: No matching distribution\n")))

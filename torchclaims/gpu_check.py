@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -318,9 +319,22 @@ def commit_of(given: str | None, wheels: str | None, found: str | None) -> tuple
     if found:
         return found, "git"
     stamp = pathlib.Path(wheels or "", "COMMIT")
-    if wheels and stamp.is_file():
-        return stamp.read_text(encoding="utf-8").strip() or None, f"{stamp} (written by --prepare)"
-    return None, "unknown: no .git here, no --commit, no COMMIT in the wheel folder"
+    if not (wheels and stamp.is_file()):
+        return None, "unknown: no .git here, no --commit, no COMMIT in the wheel folder"
+    commit, *digest = stamp.read_text(encoding="utf-8").split()
+    if digest and digest[0] != tree_digest():
+        return commit + "+changed", f"{stamp} (written by --prepare), but specs/, claims/ or torchclaims/ changed since"
+    return commit, f"{stamp} (written by --prepare)"
+
+
+def tree_digest(root: pathlib.Path = ROOT) -> str:
+    """A digest of the files under specs/, claims/ and torchclaims/ as they are on disk (what the
+    commit names; computed the same way by --prepare here and by the run on a copy without .git)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for part in ("specs", "claims", "torchclaims") for p in (root / part).rglob("*")
+                       if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 # ------------------------------------------------------------------ processes
@@ -602,7 +616,7 @@ def prepare(folder: pathlib.Path) -> int:
     commit = git_commit()
     if commit is None:
         raise UsageError("no git commit here: run --prepare in the clone, or pass --commit on the GPU machine")
-    write_whole(folder / "COMMIT", commit + "\n")
+    write_whole(folder / "COMMIT", f"{commit} {tree_digest()}\n")   # the digest tells a run if the tree moved on
     size = sum(p.stat().st_size for p in folder.glob("*.whl"))
     print(f"gpu-check: {folder}: {len(list(folder.glob('*.whl')))} wheels, {size / 2**20:.1f} MiB, commit {commit}; "
           f"it is git-ignored, so name it in the run's carry list: [\"{folder}\"]")
