@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("matrix", "matrix_cli", "render claim reports of several torch versions as a matrix"),
         ("mutants", "mutants_cli", "run the specs once per planted fault and report survivors"),
         ("bench-report", "bench.command", "render a benchmark JSON as a Markdown report and a chart"),
-        ("workbook", "workbook", "the learner's workbook: init, status, learn, watch"),
+        ("workbook", "workbook_cli", "the learner's workbook: init, status, learn, watch"),
         ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
         ("anchors", "anchors_cli", "propose, show and record where the documents make each claim"),
         ("lint", "doclint", "check tutorials (.md .rst .txt .ipynb .html) for statements wrong on this torch"),
