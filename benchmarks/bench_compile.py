@@ -45,6 +45,7 @@ import torch._dynamo
 import torch.nn.functional as F
 from torch import nn
 from torch.utils import benchmark as tbench
+
 from torchclaims.optional import need
 
 from benchkit import ROUNDS, SMOKE, median, pair_row, record, rotated, samples_row

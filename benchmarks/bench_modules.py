@@ -10,8 +10,9 @@ import io
 import pytest
 import torch
 
-from benchkit import ROUNDS, exact_row, interleaved_timer_rounds, median, pair_row, record
 from torchclaims.measure import saved_tensor_bytes
+
+from benchkit import ROUNDS, exact_row, interleaved_timer_rounds, median, pair_row, record
 
 SCALE = "the material names no model; the SmallCNN of 002 §4.3, feature extractor checkpointed, batch 32 of 3x32x32"
 

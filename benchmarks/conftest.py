@@ -165,7 +165,7 @@ def pytest_benchmark_update_machine_info(config, machine_info):
     """Add what shapes a torch timing to the header the report prints (called when the JSON is written)."""
     import torch
 
-    from benchkit import SMOKE, ROUNDS
+    from benchkit import ROUNDS, SMOKE
     cpu_end = _cpu_reading()
     wall_s = round(time.monotonic() - _STARTED, 1)
     load_at_end = _load()

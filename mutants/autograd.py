@@ -407,12 +407,12 @@ def zero_grad_fills_zeros():
 def relu_inplace_bypasses_autograd():
     """torch.relu_ and Tensor.relu_ write through .data: no leaf check, no ReluBackward0, backward sees identity."""
     for owner in (torch, torch.Tensor):
-        original = getattr(owner, "relu_")
+        original = owner.relu_
 
         def relu_(t, _original=original):
             _original(t.data)
             return t
-        setattr(owner, "relu_", relu_)
+        owner.relu_ = relu_
 
 
 @fault("autograd.relu-inplace-reuses-storage")

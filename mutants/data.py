@@ -437,8 +437,8 @@ def hflip_accepts_numpy():
 @fault("data.augment-separate-val-transform")
 def random_flip_decides_once():
     """RandomHorizontalFlip draws its coin once per transform object and reuses it on every call."""
-    from torchvision import transforms
     import torchvision.transforms.functional as F
+    from torchvision import transforms
 
     def forward(self, img):
         if "_decision" not in self.__dict__:

@@ -13,7 +13,6 @@ import torch.nn.functional as F
 from torchclaims.impl import Impl
 from torchclaims.mutants import fault
 
-
 # --- torch ------------------------------------------------------------------------------
 
 @fault("numerics.cross-entropy-stable-vs-softmax-log", "numerics.cross-entropy-is-log-softmax-nll")

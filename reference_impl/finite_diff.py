@@ -38,8 +38,8 @@ def central_difference_jacobian(fn: Callable[..., torch.Tensor], inputs: Sequenc
     with torch.no_grad():
         out_numel = _flat_output(fn(*base)).numel()
         columns: list[torch.Tensor] = []
-        for k, x in enumerate(base):
-            flat = x.view(-1)  # a view: writing into it perturbs base[k]
+        for x in base:
+            flat = x.view(-1)  # a view: writing into it perturbs this entry of base
             for j in range(flat.numel()):
                 saved = flat[j].item()
                 flat[j] = saved + eps

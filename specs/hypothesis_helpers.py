@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.extra import numpy as hnp
+
 from aliasing import shares_storage, storage_ptr  # noqa: F401  (re-exported for the property specs)
 
 # The byte order of this machine, spelled out: "=" is native for NumPy.

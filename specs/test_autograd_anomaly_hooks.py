@@ -11,6 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+
 from torchclaims.optional import need
 
 NAN_ERROR = "returned nan values"

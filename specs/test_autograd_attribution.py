@@ -8,12 +8,12 @@ the drawing call on an Agg figure (``use_pyplot=False``, so no pyplot state is l
 import pytest
 import torch
 from torch import nn
+
 from torchclaims.optional import need
 
 captum_attr = need("captum.attr")
 need("matplotlib")
-from captum.attr import IntegratedGradients
-from captum.attr import visualization as viz
+from captum.attr import IntegratedGradients, visualization as viz
 
 
 def _cnn():

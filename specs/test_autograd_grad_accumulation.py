@@ -11,7 +11,6 @@ import torch
 from torch import nn
 
 
-
 def _scalar_leaf(value):
     return torch.tensor(value, requires_grad=True)
 

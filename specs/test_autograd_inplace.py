@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+
 from torchclaims.optional import need
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation"

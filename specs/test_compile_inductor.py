@@ -7,7 +7,6 @@ These specs generate and build C++ code: the first one in a fresh process takes 
 while the compile workers start.  Marked ``compile`` (run with ``-m compile``).
 """
 import re
-
 import sys
 
 import pytest

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 import torch
-from torchclaims.optional import need
 
+from torchclaims.optional import need
 from torchclaims.versions import require_measurable, require_torch
 
 require_torch(">=2.0", "torch.compile appeared in 2.0")

@@ -12,7 +12,6 @@ import pytest
 import torch
 from torch import nn
 
-
 # TorchScript warns that it is deprecated on every call from torch 2.10 on; the specs that
 # are about that warning check it, the others silence it.
 DEPRECATION = (FutureWarning, DeprecationWarning)

@@ -4,13 +4,13 @@ here (nothing is downloaded), FakeData and ImageFolder.
 
 Sources: 002 §2.2, §4.2; 003 §4.2.
 """
-import os
 import pickle
 
 import numpy as np
 import pytest
 import torch
 from torch.utils.data import DataLoader
+
 from torchclaims.optional import need
 
 from aliasing import storage_nbytes

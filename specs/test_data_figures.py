@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset
-from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
+
 from torchclaims.optional import need
+
+from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 class Pids(Dataset):

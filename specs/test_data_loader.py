@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
-from torch.utils.data import (DataLoader, Dataset, RandomSampler, SequentialSampler,
-                              SubsetRandomSampler, TensorDataset)
+from torch.utils.data import DataLoader, Dataset, RandomSampler, SequentialSampler, SubsetRandomSampler, TensorDataset
+
 
 def _indices(loader):
     return torch.cat([batch[0] for batch in loader]).tolist()

@@ -8,6 +8,7 @@ in claims/data.toml, not recomputed.
 import numpy as np
 import pytest
 import torch
+
 from torchclaims.optional import need
 
 torchvision = need("torchvision")
@@ -168,7 +169,8 @@ def test_normalize_requires_mean_and_std():
         transforms.Normalize()
 
 
-@pytest.mark.claim("data.normalize-no-default-constants", as_written=True, raises=TypeError, match=r"missing 2 required positional arguments: 'mean' and 'std'")
+@pytest.mark.claim("data.normalize-no-default-constants", as_written=True, raises=TypeError,
+                   match=r"missing 2 required positional arguments: 'mean' and 'std'")
 def test_as_written_normalize_defaults_to_imagenet():
     """Material: a bare Normalize() uses the ImageNet statistics."""
     norm = transforms.Normalize()

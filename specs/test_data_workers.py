@@ -17,8 +17,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
-
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+
 from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 

@@ -20,9 +20,10 @@ import pytest
 import torch
 from torch import nn
 
+from torchclaims.versions import torch_in
+
 from aliasing import storage_nbytes, storage_ptr
 from dispatch import RecordOps
-from torchclaims.versions import torch_in
 
 MiB = 2**20
 
@@ -335,7 +336,8 @@ def _scaler_after_an_overflow(device):
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                           "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_scale_survives_only_through_its_state_dict():
     """Material: save scaler.state_dict(), else resuming restarts the dynamic loss scale.
     True: a new GradScaler starts at 65536; load_state_dict restores the saved scale."""

@@ -12,11 +12,10 @@ import warnings
 
 import pytest
 import torch
-
 import torch.multiprocessing as torch_mp
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
-from workers import workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
+from workers import workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 LINUX = sys.platform.startswith("linux")
 LINUX_DEFAULT = "forkserver" if sys.version_info >= (3, 14) else "fork"
@@ -182,7 +181,7 @@ def test_pin_memory_without_accelerator_warns_and_returns_ordinary_tensors():
     if accelerator:
         pytest.skip("an accelerator is present: batches are pinned (see the gpu spec)")
     loader = DataLoader(TensorDataset(torch.randn(8, 3)), batch_size=4, pin_memory=True)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True):   # torch warns that there is nothing to pin to
         warnings.simplefilter("always")
         (batch,) = next(iter(loader))
     assert not batch.is_pinned(), "a batch came back pinned on a machine without an accelerator"

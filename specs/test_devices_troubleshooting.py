@@ -12,8 +12,8 @@ from torch import nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
 from torchclaims.measure import saved_tensor_bytes
-from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
+from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 # --- what fills memory in a training step ------------------------------------------------------
 

@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+
 from torchclaims.optional import need
 
 

@@ -460,7 +460,7 @@ def test_module_has_no_device_attribute():
     """Material: write x = x.to(self.device) in forward.
     True: nn.Module has no 'device' attribute: AttributeError."""
     with pytest.raises(AttributeError, match="has no attribute 'device'"):
-        nn.Linear(2, 2).device
+        _ = nn.Linear(2, 2).device
 
 
 @pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True, raises=AttributeError, match=r"has no attribute 'device'")

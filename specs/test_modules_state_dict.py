@@ -14,6 +14,7 @@ import pickle
 import pytest
 import torch
 from torch import nn
+
 from torchclaims.optional import need
 
 # Why a spec that loads optimizer state with weights_only=True is not applicable on 1.13.
@@ -234,7 +235,8 @@ def test_ddp_without_process_group_raises_has_not_been_initialized():
 
 
 @pytest.mark.claim("devices.ddp-needs-process-group")
-@pytest.mark.needs_torch(">=2.2", reason="up to 2.1 the error is a RuntimeError (measured on 2.1.2); 2.2 raises ValueError (distributed_c10d.py of the 2.2.2 wheel)")
+@pytest.mark.needs_torch(">=2.2", reason="up to 2.1 the error is a RuntimeError (measured on 2.1.2); "
+                                         "2.2 raises ValueError (distributed_c10d.py of the 2.2.2 wheel)")
 def test_ddp_without_process_group_raises_value_error():
     """Material: RuntimeError 'Default process group is not initialized'.
     True on recent releases: the type is ValueError, not RuntimeError."""
@@ -378,7 +380,8 @@ def test_checkpoint_dicts_load_under_weights_only(tmp_path):
 
 
 @pytest.mark.claim("modules.torch-load-checkpoint-dict")
-@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                           "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_state_dict_loads_under_weights_only(tmp_path):
     """A GradScaler state dict inside a checkpoint passes weights_only too."""
     path = tmp_path / "ckpt.pth"
@@ -484,7 +487,8 @@ def test_as_written_resume_without_optimizer_state_lr_zero():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                           "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_scale_restarts_without_its_state():
     """Material: without scaler state the loss scale restarts from its initial value.
     True: 65536.0 for a new scaler; load_state_dict restores the saved one."""
@@ -497,7 +501,8 @@ def test_grad_scaler_scale_restarts_without_its_state():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                           "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_grad_scaler_overflow_skips_step_and_halves_scale():
     """An overflowing scaled gradient skips optimizer.step() (weights kept) and halves the scale."""
     weight = nn.Parameter(torch.ones(2))
@@ -513,7 +518,8 @@ def test_grad_scaler_overflow_skips_step_and_halves_scale():
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
-@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+@pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                           "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 def test_reference_checkpoint_round_trips_scaler(ref, tmp_path):
     """save_checkpoint/load_checkpoint carry the GradScaler state."""
     model = Small()

@@ -13,9 +13,9 @@ import pytest
 import torch
 from torch import nn
 from torch.utils.checkpoint import checkpoint
-from torchclaims.optional import need
 
 from torchclaims.measure import saved_tensor_bytes
+from torchclaims.optional import need
 
 
 def n_params(module):

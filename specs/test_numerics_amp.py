@@ -12,7 +12,6 @@ import torch
 import torch.nn.functional as F
 
 
-
 def total_norm(model: torch.nn.Module) -> torch.Tensor:
     """The L2 norm of all gradients together (torch.nn.utils.get_total_norm exists only from 2.6)."""
     return torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(p.grad) for p in model.parameters()]))
@@ -23,7 +22,9 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 # torch.amp.GradScaler (the device-generic one, usable on the CPU) appeared in torch 2.3; before,
 # only torch.cuda.amp.GradScaler existed, and without CUDA it disables itself.
-CPU_GRAD_SCALER = pytest.mark.measurable_on(">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
+CPU_GRAD_SCALER = pytest.mark.measurable_on(
+    ">=2.3", reason="torch.cuda.amp.GradScaler exists, but disables itself without CUDA; "
+                   "torch.amp.GradScaler, usable on the CPU, appeared in 2.3")
 
 
 

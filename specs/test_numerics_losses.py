@@ -13,7 +13,6 @@ import torch
 import torch.nn.functional as F
 from torch.utils.data import default_collate
 
-
 # Tiny ops: one intra-op thread avoids spin-wait overhead (conftest restores the count).
 pytestmark = pytest.mark.usefixtures("one_thread")
 

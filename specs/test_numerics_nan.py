@@ -10,7 +10,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-
 # Tiny ops: one intra-op thread avoids spin-wait overhead (conftest restores the count).
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -8,8 +8,8 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
+
 from hypothesis_helpers import property_settings, reproduce
 
 DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]

@@ -16,8 +16,17 @@ import torch
 from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from hypothesis_helpers import (arrays, assert_close, assert_equal_tuple, assert_shares_storage, layouts,
-                                mutually_broadcastable, property_settings, reproduce, shapes)
+from hypothesis_helpers import (
+    arrays,
+    assert_close,
+    assert_equal_tuple,
+    assert_shares_storage,
+    layouts,
+    mutually_broadcastable,
+    property_settings,
+    reproduce,
+    shapes,
+)
 
 pytestmark = pytest.mark.property
 

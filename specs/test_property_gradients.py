@@ -27,9 +27,19 @@ import torch
 import torch.nn.functional as F
 from hypothesis import event, given, strategies as st
 
-from hypothesis_helpers import (arrays, assert_close, floats, floats_away_from, grid, layouts,
-                                mutually_broadcastable, positive, property_settings, reproduce,
-                                shapes)
+from hypothesis_helpers import (
+    arrays,
+    assert_close,
+    floats,
+    floats_away_from,
+    grid,
+    layouts,
+    mutually_broadcastable,
+    positive,
+    property_settings,
+    reproduce,
+    shapes,
+)
 
 # Thousands of ops on tensors of a few elements: one intra-op thread (conftest restores it).
 pytestmark = [pytest.mark.property, pytest.mark.usefixtures("one_thread")]

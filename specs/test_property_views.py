@@ -14,8 +14,17 @@ import pytest
 import torch
 from hypothesis import given, strategies as st
 
-from hypothesis_helpers import (assert_close, assert_equal_tuple, assert_shares_storage, layouts,
-                                property_settings, reproduce, same_numel_shapes, shapes, shares_storage)
+from hypothesis_helpers import (
+    assert_close,
+    assert_equal_tuple,
+    assert_shares_storage,
+    layouts,
+    property_settings,
+    reproduce,
+    same_numel_shapes,
+    shapes,
+    shares_storage,
+)
 
 pytestmark = pytest.mark.property
 

@@ -398,7 +398,7 @@ VIEW_RULES = {
 def test_lesson_3s_hints_state_every_rule_its_spec_table_exercises():
     """Issue 32: lesson 3 took three tries because the zero-size and size-1 rules were only in
     the English docstring. Each rule a case of the spec's table exercises is in both hints."""
-    from reference_impl.strides import view_strides   # the reference decides what each case exercises
+    from reference_impl.strides import view_strides  # the reference decides what each case exercises
     lesson = next(l for l in workbook.load_lessons() if l.name == "view-strides")
     hint, hint_zh = " ".join(lesson.hint.split()), lesson.hint_zh
     exercised = {rule for case in _view_cases() for rule, (uses, _, _) in VIEW_RULES.items()

@@ -162,7 +162,8 @@ def test_the_html_carries_filters_and_the_rows_as_data(reports):
 def test_the_html_filters_by_the_kind_of_unmeasured_cell(reports):
     loaded = plant(reports, "numerics.scaler", ["not-measurable", "right", "right", "right", "right"])
     page = matrix_page.render_html(loaded, matrix.build(loaded))
-    assert "id='state'" in page and "<option value='not-measurable' data-en='not measurable here (⊘)' data-zh='本机无法测量 (⊘)'>not measurable here (⊘)</option>" in page
+    assert "id='state'" in page and ("<option value='not-measurable' data-en='not measurable here (⊘)' "
+                                     "data-zh='本机无法测量 (⊘)'>not measurable here (⊘)</option>") in page
     assert "row.cells.some(cell => cell.material === state)" in page
 
 

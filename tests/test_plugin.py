@@ -362,9 +362,11 @@ def test_a_typo_in_an_as_written_spec_is_broken_not_reproduced(scratch):
     assert (claims["tensors.wrong"]["material"], claims["tensors.wrong"]["outcome"]) == ("broken", "broken")
 
 
-DECLARED = SPECS.replace('''@pytest.mark.claim("tensors.wrong", as_written=True)
+DECLARED = SPECS.replace(
+    '''@pytest.mark.claim("tensors.wrong", as_written=True)
 def test_wrong_as_written():
-    assert [1, 2][-1] == 1, "the material says the last element is the first"''', '''@pytest.mark.claim("tensors.wrong", as_written=True, raises=IndexError, match="out of range")
+    assert [1, 2][-1] == 1, "the material says the last element is the first"''',
+    '''@pytest.mark.claim("tensors.wrong", as_written=True, raises=IndexError, match="out of range")
 def test_wrong_as_written():
     [1, 2][5]''')
 

@@ -172,7 +172,8 @@ def test_bad_input_is_one_line_and_exit_2(argv, fragment, tmp_path, capsys):
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "doc.html").write_text("<html>someone's page</html>", encoding="utf-8")
-    names = {"BINARY": tmp_path / "bin.txt", "EMPTY": tmp_path / "empty.md", "PDF": tmp_path / "paper.pdf", "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
+    names = {"BINARY": tmp_path / "bin.txt", "EMPTY": tmp_path / "empty.md", "PDF": tmp_path / "paper.pdf",
+             "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
              "OUT": tmp_path / "out", "TAKEN": tmp_path / "taken", "R": tmp_path / "r.json", "H": tmp_path}
     argv = [str(names.get(a, a)) for a in argv]
     assert cli.main(argv) == 2, argv

@@ -13,8 +13,7 @@ import pathlib
 import shutil
 import sys
 
-from . import anchors, catalog, lint, outcomes
-from . import links as _links
+from . import anchors, catalog, links as _links, lint, outcomes
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
 from .strings import cell_width, default_lang, fill, text, usage_line, verdict_from_word, wrap

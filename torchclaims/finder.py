@@ -342,7 +342,8 @@ def _flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) 
 
 # the next clause calls the statement false: "X，这是错的", "X, which is wrong", "X. That is a myth."
 NEXT_FALSE = re.compile(r"[，,;；:：.。!！\s]*(?:这是|这个说法|这种说法|这句话|这个|这|那是|this is|that is|that's|this's|which is)"
-                        r"\s*(?:完全|根本|并|其实)?\s*(?:错的|错误的|不对|不成立|误解|误区|谣言|wrong|false|incorrect|a myth|not true|a misconception)")
+                        r"\s*(?:完全|根本|并|其实)?\s*(?:错的|错误的|不对|不成立|误解|误区|谣言|wrong|false|incorrect"
+                        r"|a myth|not true|a misconception)")
 
 
 QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}

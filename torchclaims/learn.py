@@ -18,12 +18,12 @@ import sys
 import pytest
 
 from . import scoreboard, workbook
-from .strings import fill, translate, wrap
-from .strings import table as strings
-from .impl import ENV_VAR
 from .errors import UsageError
+from .impl import ENV_VAR
 from .links import claim_marks
 from .state import CATALOG, IMPL
+from .strings import fill, table as strings, translate, wrap
+
 
 def _text(lang: str) -> dict[str, str]:
     """This module's strings of ``lang`` (torchclaims/strings.py), under their short names."""

@@ -15,7 +15,7 @@ import pytest
 from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
 from .bench.verdicts import committed_verdicts
 from .files import write_whole
-from .impl import ENV_VAR, DEFAULT_ROOT, Impl, ImplError
+from .impl import DEFAULT_ROOT, ENV_VAR, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL, RESULTS
 from .versions import not_applicable_reason, not_measurable_reason, torch_in

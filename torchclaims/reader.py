@@ -150,7 +150,8 @@ function statement(m){
 }
 function claimBody(cid){
   const c = D.claims[cid];
-  const cells = D.versions.map((v, i) => `<span class="c-${c.cells[i] && ['right','wrong','partly'].includes(c.cells[i]) ? c.cells[i] : 'other'}" title="${esc(c.cells[i] || '')}">${esc(v)}</span>`).join('');
+  const cells = D.versions.map((v, i) => `<span class="c-${c.cells[i] && ['right','wrong','partly'].includes(c.cells[i])
+    ? c.cells[i] : 'other'}" title="${esc(c.cells[i] || '')}">${esc(v)}</span>`).join('');
   const found = c.stance   // a mark of the claim finder: what this passage does with the claim
     ? `<p class="stance">${esc(T('stance_' + c.stance))} (${esc(T('confidence'))} ${esc(String(c.confidence))})</p>` : '';
   return found + `<h3>${esc(T(c.stance ? 'claim_says' : 'says'))}</h3><p class="says">${esc(c['says_' + lang])}</p>`
@@ -173,9 +174,11 @@ function show(m){
   const [first, ...others] = [...new Set(run.flatMap(visible))].sort((a, b) => (b === visible(m)[0]) - (a === visible(m)[0])
     || ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind));
   // the others first as a line of buttons under the opened claim's head (seen without scrolling the sheet), then in full
-  const chips = others.map(cid => `<button class="go" data-go="${esc(cid)}"><span class="sw ${D.claims[cid].kind}"></span><code>${esc(cid)}</code></button>`);
+  const chips = others.map(cid => `<button class="go" data-go="${esc(cid)}"><span class="sw ${D.claims[cid].kind}"></span>`
+    + `<code>${esc(cid)}</code></button>`);
   $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}`
-    + (others.length ? `<p class="also-list">${esc(T('also'))}${lang === 'zh' ? '：' : ': '}${chips.join(' ')}</p>` : '') + `${claimBody(first)}</div>`
+    + (others.length ? `<p class="also-list">${esc(T('also'))}${lang === 'zh' ? '：' : ': '}${chips.join(' ')}</p>` : '')
+    + `${claimBody(first)}</div>`
     + (others.length ? `<h3 class="also">${esc(T('also'))}</h3>` : '')
     + others.map(cid => `<details class="claim" data-id="${esc(cid)}"><summary>${claimHead(cid)}</summary>${claimBody(cid)}</details>`).join('');
 }

@@ -235,7 +235,8 @@ STRINGS: dict[str, dict[str, str]] = {
                       "⊘ not measurable here: it exists there, but that runner could not measure it (no GPU, another "
                       "Python, a spec newer than the report: the note says which), s skipped by the run's selection "
                       "(the note says why), ! a spec broke (fix the spec), ⚠ the specs contradict each other, ▣ a figure "
-                      "claim, scored by the benchmark report and by no spec, — not in that report. Only ✓ ✗ ◐ open or close a range. **▲ bold** marks a flip: the verdict differs from "
+                      "claim, scored by the benchmark report and by no spec, — not in that report. Only ✓ ✗ ◐ open "
+                      "or close a range. **▲ bold** marks a flip: the verdict differs from "
                       "the previous release measured on the same device; ≠ marks a cell where the catalog expects "
                       "another verdict."),
         "mx:col_runs": "runs", "mx:col_claim": "claim", "mx:col_verdict": "verdict", "mx:col_history": "history",
