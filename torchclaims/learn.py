@@ -19,6 +19,7 @@ import pytest
 
 from . import scoreboard, workbook
 from .errors import UsageError
+from .files import write_whole
 from .impl import ENV_VAR
 from .links import claim_marks
 from .state import CATALOG, IMPL
@@ -248,7 +249,7 @@ class LearnPlugin:
             specs: dict[str, list[str]] = {l.name: [] for l in self.lessons}
             for nodeid, lesson in owners.items():
                 specs[lesson.name].append(nodeid)
-            pathlib.Path(map_path).write_text(json.dumps(specs, indent=1) + "\n", encoding="utf-8")
+            write_whole(pathlib.Path(map_path), json.dumps(specs, indent=1) + "\n")
         kept, dropped = [], []
         for item in items:
             lesson = owners.get(item.nodeid)
@@ -467,6 +468,6 @@ class LearnPlugin:
                                             if m == "reference_impl" or m.startswith("reference_impl.")),
         }
         try:
-            (self.impl.root / workbook.PROGRESS_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            write_whole(self.impl.root / workbook.PROGRESS_FILE, json.dumps(data, indent=1) + "\n")
         except OSError:
             pass

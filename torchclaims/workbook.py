@@ -35,6 +35,7 @@ import tomllib
 from . import catalog
 from .catalog import ROOT
 from .errors import UsageError
+from .files import write_whole
 from .links import file_links
 from .strings import text
 
@@ -274,7 +275,7 @@ def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
             continue
         text = src.read_text(encoding="utf-8")
         exercises = by_module.get(src.stem, [])
-        target.write_text(stub_source(text, exercises, src.stem) if exercises else text, encoding="utf-8")
+        write_whole(target, stub_source(text, exercises, src.stem) if exercises else text)
         written.append(src.name)
     return written, kept
 
