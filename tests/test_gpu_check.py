@@ -18,7 +18,7 @@ import zipfile
 import pytest
 import torch
 
-from torchclaims import gpu_check, outcomes
+from torchclaims import gpu_check, gpu_env, outcomes
 
 pytestmark = pytest.mark.e2e  # runs scripts/gpu-check and its steps in processes
 
@@ -306,7 +306,7 @@ def test_a_timed_out_spec_is_broken_not_a_verdict_on_torch(tmp_path):
 
 
 def test_the_machine_facts_are_read_without_torch_or_a_compile():
-    facts = gpu_check.machine_facts()
+    facts = gpu_env.machine_facts()
     for key in ("python", "pip", "torch_installed", "cpus", "cpus_usable", "gpus", "driver", "cuda_driver",
                 "compiler", "python_headers"):
         assert key in facts, key
@@ -327,14 +327,14 @@ def test_a_missing_compiler_is_one_line_and_exit_2_with_the_facts_kept(tmp_path)
 
 
 def test_missing_python_headers_are_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(gpu_check, "python_headers", lambda: None)
+    monkeypatch.setattr(gpu_env, "python_headers", lambda: None)
     assert gpu_check.main(["-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no Python.h" in err, err
 
 
 def test_a_gpu_torch_cannot_see_is_a_refusal_not_a_dry_run(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(gpu_check, "machine_facts", lambda real=gpu_check.machine_facts: {**real(), "gpus": ["NVIDIA H200"]})
+    monkeypatch.setattr(gpu_env, "machine_facts", lambda real=gpu_env.machine_facts: {**real(), "gpus": ["NVIDIA H200"]})
     if torch.cuda.is_available():
         pytest.skip("torch sees the GPU here")
     assert gpu_check.main(["-o", str(tmp_path / "out")]) == 2
@@ -363,11 +363,11 @@ def test_a_python_without_pip_installs_the_wheels_by_unpacking_them(tmp_path, ba
     _wheel(house, "tc_fake_plain")
     _wheel(house, "tc_fake_data", data=True)
     _wheel(house, "torch", "9.0")
-    code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import gpu_check\n"
-            "print(gpu_check.install(pathlib.Path(sys.argv[2]), sys.argv[3], ['tc-fake-plain>=1', 'packaging>=23']))\n"
+    code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import gpu_env\n"
+            "print(gpu_env.install(pathlib.Path(sys.argv[2]), sys.argv[3], ['tc-fake-plain>=1', 'packaging>=23']))\n"
             "sys.path.insert(0, sys.argv[3]); import tc_fake_plain, tc_fake_data\n"
-            "print(tc_fake_plain.VALUE + tc_fake_data.VALUE, gpu_check.missing(['tc-fake-plain>=1', 'packaging>=23'], [sys.argv[3]]))\n"
-            "print(gpu_check._older('9.2.0', '10.0'), gpu_check._older('10.0', '9.2.0'))\n")
+            "print(tc_fake_plain.VALUE + tc_fake_data.VALUE, gpu_env.missing(['tc-fake-plain>=1', 'packaging>=23'], [sys.argv[3]]))\n"
+            "print(gpu_env._older('9.2.0', '10.0'), gpu_env._older('10.0', '9.2.0'))\n")
     done = subprocess.run([str(bare_python), "-c", code, str(ROOT), str(house), str(site)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -398,7 +398,7 @@ def test_the_gpu_script_never_writes_into_a_folder_that_holds_something(tmp_path
 
 
 def test_a_missing_package_without_a_wheel_folder_is_one_line_with_the_download_command(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(gpu_check, "requirements", lambda extras=(): ["no-such-torchclaims-dependency>=1"])
+    monkeypatch.setattr(gpu_env, "requirements", lambda extras=(): ["no-such-torchclaims-dependency>=1"])
     assert gpu_check.main(["-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0, err
@@ -410,11 +410,11 @@ def test_a_missing_package_without_a_wheel_folder_is_one_line_with_the_download_
 
 
 def test_requirements_are_pyprojects_core_and_report_extras_without_torch():
-    reqs = gpu_check.requirements()
+    reqs = gpu_env.requirements()
     names = {re.split(r"[<>=]", r)[0] for r in reqs}
     assert {"pytest", "hypothesis", "pytest-socket", "pytest-timeout", "pytest-benchmark", "jsonschema"} <= names, names
     assert not names & {"torch", "torchvision", "torchclaims"}, names
-    assert gpu_check.missing(reqs) == [], "this venv (make setup) lacks a requirement of the GPU run"
+    assert gpu_env.missing(reqs) == [], "this venv (make setup) lacks a requirement of the GPU run"
 
 
 def test_only_the_wheels_this_machine_lacks_are_installed_and_never_torch(tmp_path):
@@ -428,27 +428,27 @@ def test_only_the_wheels_this_machine_lacks_are_installed_and_never_torch(tmp_pa
     _wheel(house, "nvidia_cublas", "1.0")
     _wheel(house, "tc_fake_dependency", "0.9")   # a folder filled twice: its newest wheel is the one
     reqs = ["pytest>=1", "hypothesis>=999"]
-    assert [w.name for w in gpu_check.wheels_to_install(house, reqs)] == [
+    assert [w.name for w in gpu_env.wheels_to_install(house, reqs)] == [
         "hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl", "tc_fake_dependency-1.0-py3-none-any.whl"]
-    assert gpu_check.missing(["tc-fake-dependency>=1"]) == ["tc-fake-dependency>=1"]
+    assert gpu_env.missing(["tc-fake-dependency>=1"]) == ["tc-fake-dependency>=1"]
     for name in ("hypothesis-99.0-py3-none-any.whl", "iniconfig-99.0-py3-none-any.whl", "tc_fake_dependency-0.9-py3-none-any.whl"):
         (house / name).unlink()
-    assert gpu_check.install(house, str(site)) == ["tc_fake_dependency-1.0-py3-none-any.whl"]
-    assert gpu_check.missing(["tc-fake-dependency>=1"], [str(site)]) == []
+    assert gpu_env.install(house, str(site)) == ["tc_fake_dependency-1.0-py3-none-any.whl"]
+    assert gpu_env.missing(["tc-fake-dependency>=1"], [str(site)]) == []
     assert (site / "tc_fake_dependency.py").exists() and not (site / "torch").exists()
 
 
 def test_the_commit_comes_from_the_option_git_or_the_wheel_folders_stamp(tmp_path):
     (tmp_path / "COMMIT").write_text("f00dfee\n", encoding="utf-8")
-    assert gpu_check.commit_of("1234567", str(tmp_path), "abc1234") == ("1234567", "--commit")
-    assert gpu_check.commit_of(None, str(tmp_path), "abc1234") == ("abc1234", "git")
-    commit, where = gpu_check.commit_of(None, str(tmp_path), None)   # a copy of the tree without .git
+    assert gpu_env.commit_of("1234567", str(tmp_path), "abc1234") == ("1234567", "--commit")
+    assert gpu_env.commit_of(None, str(tmp_path), "abc1234") == ("abc1234", "git")
+    commit, where = gpu_env.commit_of(None, str(tmp_path), None)   # a copy of the tree without .git
     assert commit == "f00dfee" and "COMMIT" in where
-    assert gpu_check.commit_of(None, None, None)[0] is None
-    (tmp_path / "COMMIT").write_text(f"f00dfee {gpu_check.tree_digest()}\n", encoding="utf-8")
-    assert gpu_check.commit_of(None, str(tmp_path), None)[0] == "f00dfee"   # stamped from this very tree
+    assert gpu_env.commit_of(None, None, None)[0] is None
+    (tmp_path / "COMMIT").write_text(f"f00dfee {gpu_env.tree_digest()}\n", encoding="utf-8")
+    assert gpu_env.commit_of(None, str(tmp_path), None)[0] == "f00dfee"   # stamped from this very tree
     (tmp_path / "COMMIT").write_text("f00dfee 0123456789abcdef\n", encoding="utf-8")
-    commit, where = gpu_check.commit_of(None, str(tmp_path), None)
+    commit, where = gpu_env.commit_of(None, str(tmp_path), None)
     assert commit == "f00dfee+changed" and "changed since" in where, (commit, where)
 
 
@@ -456,14 +456,14 @@ def test_the_tree_digest_follows_the_specs_and_nothing_else(tmp_path):
     for part in ("specs", "claims", "torchclaims", "docs"):
         (tmp_path / part).mkdir()
         (tmp_path / part / "a.py").write_text("x = 1\n", encoding="utf-8")
-    before = gpu_check.tree_digest(tmp_path)
+    before = gpu_env.tree_digest(tmp_path)
     (tmp_path / "docs" / "a.py").write_text("x = 2\n", encoding="utf-8")
     (tmp_path / "specs" / "__pycache__").mkdir()
     (tmp_path / "specs" / "__pycache__" / "a.pyc").write_bytes(b"\0")
-    assert gpu_check.tree_digest(tmp_path) == before
+    assert gpu_env.tree_digest(tmp_path) == before
     (tmp_path / "specs" / "a.py").write_text("x = 3\n", encoding="utf-8")
-    assert gpu_check.tree_digest(tmp_path) != before
-    assert gpu_check.git_commit() == outcomes.specs_commit()
+    assert gpu_env.tree_digest(tmp_path) != before
+    assert gpu_env.git_commit() == outcomes.specs_commit()
 
 
 def test_gpu_check_itself_stopped_keeps_what_finished(tmp_path):
@@ -514,14 +514,14 @@ def test_prepare_downloads_every_requirement_but_torch_for_python_3_12_and_stamp
         return types.SimpleNamespace(returncode=0, stderr="")
 
     monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(run=pip_download))
-    monkeypatch.setattr(gpu_check, "git_commit", lambda: "abc1234")
+    monkeypatch.setattr(gpu_env, "git_commit", lambda: "abc1234")
     assert gpu_check.main(["--prepare", str(tmp_path / "w")]) == 0
     command = calls[0]
     assert command[:4] == [sys.executable, "-m", "pip", "download"] and "--only-binary=:all:" in command
     assert command[command.index("--python-version") + 1] == "3.12" and command[command.index("--abi") + 1] == "cp312"
-    assert set(gpu_check.requirements()) | {"pytest-xdist>=3.5"} <= set(command), command
+    assert set(gpu_env.requirements()) | {"pytest-xdist>=3.5"} <= set(command), command
     assert not [c for c in command if re.match(r"torch\b|torchvision|nvidia", c)], command
-    assert (tmp_path / "w" / "COMMIT").read_text(encoding="utf-8") == f"abc1234 {gpu_check.tree_digest()}\n"
+    assert (tmp_path / "w" / "COMMIT").read_text(encoding="utf-8") == f"abc1234 {gpu_env.tree_digest()}\n"
     assert f'carry list: ["{tmp_path / "w"}"]' in capsys.readouterr().out
     monkeypatch.setattr(gpu_check, "subprocess", types.SimpleNamespace(
         run=lambda command, **kwargs: types.SimpleNamespace(returncode=1, stderr="ERROR: No matching distribution\n")))

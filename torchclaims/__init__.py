@@ -15,6 +15,7 @@ LAYERS = {
     "scoreboard": 2, "learn": 2, "matrix": 2, "matrix_page": 2, "bench": 2, "lint": 2, "spec_ast": 2, "reader": 2,
     "doclint": 2, "finder_eval": 2, "measured": 2,
     # 3 entries: pytest and the command line
-    "plugin": 3, "cli": 3, "mutants_cli": 3, "anchors_cli": 3, "matrix_cli": 3, "workbook_cli": 3, "gpu_check": 3, "suite_bench": 3, "__main__": 3,
+    "plugin": 3, "cli": 3, "mutants_cli": 3, "anchors_cli": 3, "matrix_cli": 3, "workbook_cli": 3,
+    "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "__main__": 3,
 }
 LAYER_NAMES = ("base", "results", "views", "entries")
