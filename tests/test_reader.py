@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, reader
+from torchclaims import anchors, catalog, cli, reader, strings
 
 pytestmark = pytest.mark.e2e  # read over the seed documents and the committed history (seconds each)
 
@@ -131,7 +131,7 @@ def test_the_text_mode_puts_the_verdicts_in_the_margin(capsys):
     assert margin.startswith("✗"), f"the line where {cid} is made has margin {margin[:8]!r}, expected ✗"
     claim = catalog.load()[cid]
     assert claim.truth.split()[0] in lines[n + 1], lines[n + 1]
-    wide = [l for l in lines if reader.width_of(l) > 90 and "pytest specs/" not in l]
+    wide = [l for l in lines if strings.cell_width(l) > 90 and "pytest specs/" not in l]
     assert not wide, f"{len(wide)} lines wider than --width 90 (only a command may be), first {wide[:1]}"
 
 

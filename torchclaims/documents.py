@@ -169,15 +169,16 @@ def html_text(raw: str) -> str:
     if root is not None:
         walk(root)
     text = "".join(out)
-    lines = [" ".join(line.split()) if not line.startswith("    ") else line.rstrip() for line in text.split("\n")]
-    # inside fences keep the lines as they are
+    # white space runs as one space, but inside fences the lines stay as they are
     fixed, fence = [], False
-    for raw_line, line in zip(text.split("\n"), lines):
-        if raw_line.strip().startswith("```"):
+    for line in text.split("\n"):
+        if line.strip().startswith("```"):
             fence = not fence
             fixed.append("```")
+        elif fence or line.startswith("    "):
+            fixed.append(line.rstrip())
         else:
-            fixed.append(raw_line.rstrip() if fence else line)
+            fixed.append(" ".join(line.split()))
     joined = "\n".join(fixed)
     while "\n\n\n" in joined:
         joined = joined.replace("\n\n\n", "\n\n")

@@ -37,7 +37,6 @@ RIVAL = 0.5         # a mark whose cues cover less than this share of a rival's 
 SHOWN = 0.5          # the default threshold: marks below it are shown with --all only
 MENTION = 0.35       # the confidence of a mention (below SHOWN: shown with --all)
 WINDOW = 3           # units in a passage, at most
-STANCES = ("asserts", "denies", "mentions")
 
 NEG_ZH = "不没无非未别勿莫"
 NOT_NEG_ZH = ("不同", "不断", "不仅", "不少", "不久", "不过", "不错", "不管", "不但", "非常", "无论", "除非",
@@ -84,10 +83,6 @@ class Mark:
     confidence: float
     why: str          # the cues that matched, for a reader who asks
     evidence: int = 0  # characters of the passage its says cues matched: a sibling with far fewer loses
-
-    def as_json(self) -> dict:
-        return {"claim": self.claim, "start": self.start, "end": self.end, "stance": self.stance,
-                "confidence": round(self.confidence, 3)}
 
 
 # ---------------------------------------------------------------- normalising and matching

@@ -21,9 +21,6 @@ import dataclasses
 
 from . import anchors, documents, finder
 
-VERDICTS = ("right", "wrong", "partly", "not measured")
-SCHEMA = 1
-
 
 @dataclasses.dataclass(frozen=True)
 class Marked:

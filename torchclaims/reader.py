@@ -20,13 +20,12 @@ import json
 import pathlib
 import shutil
 import sys
-import unicodedata
 
 from . import anchors, catalog, documents, finder, marks
 from .errors import Parser, UsageError
 from .files import write_whole
 from .measured import verdicts
-from .strings import LANGS, default_lang, section, text, translate, wrap, wrap_spans
+from .strings import LANGS, cell_width, default_lang, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -331,10 +330,6 @@ def missing_lines(placed: anchors.Placed, lang: str) -> list[str]:
             for a, why in placed.missing]
 
 
-def width_of(s: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
-
-
 def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict, lang: str = "en",
                 width: int = 100) -> str:
     spans = sorted((s, b, cid) for s, b, cid in _spans(placed) if cid in claims)
@@ -355,7 +350,7 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
             mark = f"{MARGIN[worst]}{','.join(str(number[c]) for c in dict.fromkeys(c for _, c in here))}"
         else:
             mark = ""
-        if width_of(mark) > 7:
+        if cell_width(mark) > 7:
             mark = mark[:6] + "+"
         out.append(f"{mark:<7}│{text[start:end]}")
         for s, cid in here:
