@@ -539,3 +539,13 @@ def test_a_step_with_too_little_time_left_is_not_started_and_says_so(tmp_path, c
     assert run["steps"][0]["status"] == "not run" and "10000 s" in run["steps"][0]["reason"], run["steps"][0]
     assert "not run" in capsys.readouterr().out and not (out / "claims.json").exists()
     assert gpu_check.main(["-o", str(tmp_path / "o2"), "--steps", "specs,nothing"]) == 2
+
+
+def test_machine_facts_leave_setuptools_distutils_in_place():
+    """Tooling: asking whether pip is there must not make setuptools' distutils shim step aside
+    (find_spec("pip") did, and a later Inductor compile in the same process failed)."""
+    gpu_env.machine_facts()
+    import importlib
+
+    import setuptools  # noqa: F401  (what Inductor's C++ builder imports)
+    assert "_distutils" in importlib.import_module("distutils.core").__file__

@@ -185,10 +185,21 @@ def python_headers() -> str | None:
     return str(header) if header.is_file() else None
 
 
+def _distribution(name: str) -> bool:
+    """Whether this Python has the distribution ``name`` installed (read from its metadata)."""
+    try:
+        importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
 def machine_facts() -> dict:
     """What the run depends on, read without importing torch or compiling anything."""
     facts: dict = {"python": sys.version.split()[0], "executable": sys.executable,
-                   "pip": importlib.util.find_spec("pip") is not None,
+                   # pip's metadata, not find_spec("pip"): that lookup makes setuptools' distutils shim
+                   # step aside for the rest of the process, and a later Inductor compile then fails
+                   "pip": _distribution("pip"),
                    "torch_installed": importlib.util.find_spec("torch") is not None,
                    "cpus": os.cpu_count(), "cpus_usable": len(os.sched_getaffinity(0))}
     with contextlib.suppress(OSError, ValueError, AttributeError):
