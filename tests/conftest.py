@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+from . import forked
 from .test_plugin import CATALOG, ENGLISH, SPECS, set_locale
 
 pytest_plugins = ["pytester"]
@@ -40,6 +41,7 @@ def unit_tests_start_no_process(request, monkeypatch):
                     f"(or its module: pytestmark = pytest.mark.e2e)", pytrace=False)
 
     monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+    monkeypatch.setattr(forked, "run", lambda args, **kwargs: refuse(None, args))
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ The meta check (slow) proves the lessons are real exercises:
 - no run against a workbook ever loads the ``reference_impl`` package;
 - the check goes red when a lesson is made to pass untouched (demonstrated once).
 Each workbook state is one pytest process (``--learn`` with TORCHCLAIMS_LEARN_ONLY naming the
-lessons to run), two processes at a time.
+lessons to run), two processes at a time, forked from an interpreter that imported torch once
+(tests/forked.py).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ import tempfile
 import pytest
 
 from torchclaims import catalog, workbook
+
+from . import forked
 
 pytestmark = pytest.mark.e2e  # the workbook commands and learn-mode runs, in subprocesses
 
@@ -264,11 +267,11 @@ def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None, map
         env[workbook.MAP_ENV] = str(map_path)
     (wb / workbook.PROGRESS_FILE).unlink(missing_ok=True)
     # its own --basetemp: many pytest processes must not prune each other's tmp folders
-    out = subprocess.run([sys.executable, "-m", "pytest", *spec_files, "--impl", str(wb), "--learn",
-                          "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
-                          f"--basetemp={wb.parent / (wb.name + '-tmp')}",
-                          *(["--collect-only"] if map_path else [])],
-                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    out = forked.run(["-m", "pytest", *spec_files, "--impl", str(wb), "--learn",
+                      "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
+                      f"--basetemp={wb.parent / (wb.name + '-tmp')}",
+                      *(["--collect-only"] if map_path else [])],
+                     cwd=ROOT, env=env, timeout=600)
     assert out.returncode in (0, 1), f"pytest --learn crashed (exit {out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
     if map_path:
         return {}

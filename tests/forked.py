@@ -1,0 +1,65 @@
+"""``python -m MODULE ARGS`` as a fork of an interpreter that has imported torch once.
+
+An end-to-end test that starts many pytest or torchclaims processes pays, in each, about three
+seconds of CPU on this project's 2-core CI machine to import torch, hypothesis and pytest, and
+more than one second more for the first ``torch.testing.assert_close`` (it imports
+``torch.distributed.tensor``). ``run`` starts the process from multiprocessing's fork server,
+which has imported those once per test worker: the command still runs in a process of its own
+(its own ``os.environ``, working directory, ``sys.argv``, file descriptors 1 and 2, exit status)
+and imports everything else itself, the project's code and the specs included.
+
+Not for a test of start-up itself (what a command imports, how fast it starts), of signals sent
+to the process, or of a process tree: those start ``sys.executable`` with ``subprocess``.
+"""
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import runpy
+import subprocess
+import sys
+import tempfile
+
+PRELOAD = ["torch", "torch.distributed.tensor", "numpy", "hypothesis", "pytest"]
+
+_context = multiprocessing.get_context("forkserver")
+_context.set_forkserver_preload(PRELOAD)
+
+
+def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
+    """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``."""
+    for fd, path in ((1, out), (2, err)):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(target, fd)
+        os.close(target)
+    sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8", errors="backslashreplace",
+                                  write_through=True)
+    sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding="utf-8", errors="backslashreplace",
+                                  write_through=True)
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    sys.path.insert(0, cwd)  # as `python -m` puts the working directory first
+    module, *args = argv[1:]
+    sys.argv = [module, *args]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+def run(argv: list[str], *, cwd, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Like ``subprocess.run([sys.executable, *argv], cwd=cwd, env=env, capture_output=True,
+    text=True, timeout=timeout)`` for ``argv = ["-m", MODULE, *ARGS]``."""
+    if argv[:1] != ["-m"] or len(argv) < 2:
+        raise ValueError(f"forked.run takes ['-m', MODULE, ...], not {argv!r}")
+    env = dict(os.environ if env is None else env)
+    with tempfile.TemporaryDirectory(prefix="torchclaims-forked-") as tmp:
+        out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+        process = _context.Process(target=_main, args=(list(argv), os.fspath(cwd), env, out, err), daemon=False)
+        process.start()
+        process.join(timeout)
+        if process.exitcode is None:
+            process.kill()
+            process.join()
+            raise subprocess.TimeoutExpired([sys.executable, *argv], timeout)
+        with open(out, encoding="utf-8", errors="replace") as o, open(err, encoding="utf-8", errors="replace") as e:
+            return subprocess.CompletedProcess([sys.executable, *argv], process.exitcode, o.read(), e.read())
