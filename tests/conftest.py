@@ -58,10 +58,11 @@ def scratch(pytester, monkeypatch):
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
-@pytest.fixture
-def browser(tmp_path):
-    """Headless Chromium (Debian's chromium and chromium-driver; ``.ci/run`` installs them): a
-    skip where they are absent, a failure under CI=true."""
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """One headless Chromium per test worker (Debian's chromium and chromium-driver; ``.ci/run``
+    installs them): a skip where they are absent, a failure under CI=true. Starting it costs
+    about four seconds of the 2-core machine, so the browser tests share it (``browser``)."""
     if not (CHROMIUM and DRIVER):
         reason = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
         if os.environ.get("CI", "").lower() == "true":
@@ -73,8 +74,25 @@ def browser(tmp_path):
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,900", f"--user-data-dir={tmp_path / 'profile'}"):
+                 "--window-size=1400,900", f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The worker's Chromium as a fresh one would be: a blank page in a fresh tab (its own history),
+    the 1400x900 window, no device or touch emulation left by an earlier test."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    first = chromium.current_window_handle
+    chromium.switch_to.new_window("tab")
+    chromium.switch_to.window(first)
+    chromium.close()
+    chromium.switch_to.window(chromium.window_handles[0])
+    chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    chromium.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    chromium.set_window_size(1400, 900)
+    ActionBuilder(chromium).clear_actions()  # an earlier test's pointers (touch or mouse) released
+    yield chromium

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from torchclaims import files, outcomes
+from torchclaims import catalog, files, outcomes
 
 pytestmark = pytest.mark.e2e  # pytest runs of the plugin on scratch specs, most in a subprocess
 
@@ -249,6 +249,47 @@ def test_a_malformed_report_is_refused_with_one_line():
             "schema_version": outcomes.SCHEMA_VERSION, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
             "claims": {"x": {"topic": "t", "verdict": "confirmed", "material": "right", "expected": "right",
                              "outcome": "maybe", "tests": []}}})
+
+
+def _report_problems(data):
+    try:
+        outcomes.validate_report(data)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def test_the_compiled_schema_check_agrees_with_jsonschema_on_good_and_planted_bad_reports():
+    """validate_report decides with the compiled check (fastjsonschema) and names the place with
+    jsonschema: every committed report passes both; each planted fault is refused by both, and
+    the line names the key that is wrong (a claim id keeps its dots)."""
+    import copy
+
+    import jsonschema
+    strict = jsonschema.Draft202012Validator(outcomes.REPORT_SCHEMA)
+    reports = sorted((catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
+    assert len(reports) >= 20
+    good = [json.loads(p.read_text(encoding="utf-8")) for p in reports]
+    for path, data in zip(reports, good):
+        assert _report_problems(data) is None and strict.is_valid(data), path.name
+    cid = next(iter(good[0]["claims"]))
+    assert "." in cid
+    faults = {
+        "outcome": lambda d: d["claims"][cid].update(outcome="maybe"),
+        "tests": lambda d: d["claims"][cid]["tests"].append({"id": "x", "as_written": "no", "status": "passed", "result": "held"}),
+        "stray": lambda d: d["claims"][cid].update(stray=1),
+        "torch": lambda d: d.pop("torch"),
+        "accelerator": lambda d: d.update(accelerator="tpu"),
+    }
+    for key, plant in faults.items():
+        data = copy.deepcopy(good[0])
+        plant(data)
+        problem = _report_problems(data)
+        assert not strict.is_valid(data), key
+        assert problem and problem.startswith("not a torchclaims claim report ("), (key, problem)
+        assert key in problem or cid in problem, (key, problem)
+    assert f"claims/{cid}/outcome: 'maybe'" in _report_problems(
+        copy.deepcopy(good[0]) | {"claims": {cid: good[0]["claims"][cid] | {"outcome": "maybe"}}})
 
 
 def test_claim_option_selects_the_specs_of_one_claim(scratch):

@@ -101,7 +101,8 @@ def _tap(driver, element, size):
     x, y = driver.execute_script(
         "const el = arguments[0]; if (!el.closest('#panel')) el.scrollIntoView({block: 'center'});"
         "const r = el.getClientRects()[0]; return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]", element)
-    pointer = PointerInput(interaction.POINTER_TOUCH if size == PHONE else interaction.POINTER_MOUSE, "finger")
+    kind = interaction.POINTER_TOUCH if size == PHONE else interaction.POINTER_MOUSE
+    pointer = PointerInput(kind, kind)  # one input source per kind: the session's Chromium keeps them
     actions = ActionBuilder(driver, mouse=pointer)
     actions.pointer_action.move_to_location(x, y).pointer_down().pause(0.05).pointer_up()
     actions.perform()

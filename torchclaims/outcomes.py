@@ -494,13 +494,33 @@ REPORT_SCHEMA = {
 }
 
 
+@functools.cache
+def _report_check():
+    """REPORT_SCHEMA compiled to Python by fastjsonschema: about 2 ms a report where jsonschema's
+    walk takes 250 ms (the reader and the matrix read all twenty of the claim history's)."""
+    import fastjsonschema
+    return fastjsonschema.compile(REPORT_SCHEMA)
+
+
 def validate_report(data) -> None:
-    """Raise ValueError with one clear line if ``data`` is not a claim report."""
+    """Raise ValueError with one clear line if ``data`` is not a claim report.
+
+    The compiled check decides; jsonschema, only for a report it refuses, names the place."""
+    import fastjsonschema
+    try:
+        _report_check()(data)
+        return
+    except fastjsonschema.JsonSchemaValueException as exc:
+        refused = exc.message
     try:
         import jsonschema
     except ModuleNotFoundError:
-        raise ValueError("reading a claim report needs jsonschema (pip install jsonschema, "
-                         'or pip install -e ".[report]")') from None
+        raise ValueError(f"not a torchclaims claim report ({refused})") from None
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(REPORT_SCHEMA).iter_errors(data))
+    if error is None:
+        raise ValueError(f"not a torchclaims claim report ({refused})")
+    where = "/".join(str(p) for p in error.absolute_path) or "top level"
+    raise ValueError(f"not a torchclaims claim report ({where}: {error.message})")
     try:
         jsonschema.validate(data, REPORT_SCHEMA)
     except jsonschema.ValidationError as exc:
