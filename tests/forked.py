@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-PRELOAD = ["torch", "torch.distributed.tensor", "numpy", "hypothesis", "pytest"]
+PRELOAD = ["torch", "torch.distributed.tensor", "numpy", "pytest"]
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)

@@ -22,6 +22,7 @@ from rich.cells import cell_len
 
 from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
 
+from . import forked
 from .test_plugin import CATALOG, SPECS, run
 
 pytestmark = pytest.mark.e2e  # the learner's commands and pytest runs, in subprocesses
@@ -314,9 +315,9 @@ def test_learn_collects_only_the_spec_files_of_the_lessons_it_can_reach(tmp_path
     lessons = workbook.load_lessons()
     workbook.write_workbook(wb, lessons)
     env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
-    out = subprocess.run([sys.executable, "-m", "pytest", "specs/", "--impl", str(wb), "--learn", "--collect-only",
-                          "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
-                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    out = forked.run(["-m", "pytest", "specs/", "--impl", str(wb), "--learn", "--collect-only",
+                      "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
+                     cwd=ROOT, env=env, timeout=300)
     files = {line.split("::")[0] for line in out.stdout.splitlines() if "::" in line}
     assert files, out.stdout + out.stderr
     # a fresh workbook: lessons 1 and 2 (the frontier and the next); both live in these files
@@ -333,9 +334,9 @@ def test_a_rerun_skips_the_lessons_that_passed_unchanged_and_reruns_them_after_a
     env[workbook.LESSONS_ENV] = str(manifest)
 
     def learn():
-        out = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_reference.py", "--impl", str(wb),
-                              "--learn", "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
-                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+        out = forked.run(["-m", "pytest", "specs/test_tensors_reference.py", "--impl", str(wb),
+                          "--learn", "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
+                         cwd=ROOT, env=env, timeout=300)
         assert out.returncode == 0 and "All 2 lessons pass" in out.stdout, out.stdout + out.stderr
         return out.stdout.strip().splitlines()[-1]
 

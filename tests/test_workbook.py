@@ -112,9 +112,9 @@ def _collect_learn(env_extra=None, *paths):
         workbook.write_workbook(wb / "wb", LESSONS, stubbed=[])
         env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
         env.update({workbook.MAP_ENV: str(wb / "map.json"), **(env_extra or {})})
-        out = subprocess.run([sys.executable, "-m", "pytest", "specs/", *paths, "--impl", str(wb / "wb"), "--learn",
-                              "--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
-                             cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+        out = forked.run(["-m", "pytest", "specs/", *paths, "--impl", str(wb / "wb"), "--learn",
+                          "--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
+                         cwd=ROOT, env=env, timeout=300)
         spec_map = json.loads((wb / "map.json").read_text(encoding="utf-8")) if out.returncode == 0 else None
         return out, spec_map
     finally:
@@ -238,8 +238,7 @@ def test_pytest_learn_refuses_a_folder_that_is_not_a_workbook(tmp_path):
 
 def test_learn_without_a_workbook_is_a_usage_error():
     env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
-    out = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_reference.py", "--learn"],
-                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    out = forked.run(["-m", "pytest", "specs/test_tensors_reference.py", "--learn"], cwd=ROOT, env=env, timeout=120)
     assert out.returncode == 4, out.stdout + out.stderr
     assert "--learn needs a workbook" in out.stderr, out.stderr
 
@@ -376,9 +375,9 @@ def test_meta_check_goes_red_for_a_lesson_that_passes_untouched():
 def learn_output(wb, *extra, env_extra=None, files=("specs/test_tensors_reference.py",)):
     env = os.environ | ENGLISH | (env_extra or {})
     env.pop("TORCHCLAIMS_IMPL", None)
-    return subprocess.run([sys.executable, "-m", "pytest", *files, "--impl", str(wb), "--learn",
-                           "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp", *extra],
-                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    return forked.run(["-m", "pytest", *files, "--impl", str(wb), "--learn",
+                       "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp", *extra],
+                      cwd=ROOT, env=env, timeout=300)
 
 
 def test_learn_shows_only_the_first_failing_lesson(tmp_path):
