@@ -13,7 +13,18 @@ import subprocess
 
 import pytest
 
-from . import forked
+# All of rich the project uses, imported once for the whole run: pytester's in-process runs drop
+# the modules a run imported first, and a rich half re-imported mixes two Style classes (a table
+# then fails with "'Style' object has no attribute 'strip'", in whichever test runs after).
+import rich.box
+import rich.console
+import rich.markup
+import rich.style
+import rich.table
+import rich.text  # noqa: F401  (kept in sys.modules for the in-process runs, see above)
+
+from torchclaims import forked
+
 from .test_plugin import CATALOG, ENGLISH, SPECS, set_locale
 
 pytest_plugins = ["pytester"]

@@ -11,18 +11,10 @@ import sys
 import types
 
 import pytest
-
-# All of rich the scoreboard uses, imported here once: pytester's in-process runs drop the
-# modules a run imported, and a rich half re-imported mixes two Style classes.
-import rich.box
-import rich.console
-import rich.markup
-import rich.table  # noqa: F401  (imported once here with the rest, see above)
 from rich.cells import cell_len
 
-from torchclaims import catalog, cli, outcomes, scoreboard, strings, workbook
+from torchclaims import catalog, cli, forked, outcomes, scoreboard, strings, workbook
 
-from . import forked
 from .test_plugin import CATALOG, SPECS, run
 
 pytestmark = pytest.mark.e2e  # the learner's commands and pytest runs, in subprocesses

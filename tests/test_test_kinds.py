@@ -14,7 +14,7 @@ def test_marked_starts_a_process():
     subprocess.run([sys.executable, "-c", "pass"], check=True)
 
 def test_unmarked_forks_a_command():
-    from tests import forked
+    from torchclaims import forked
     forked.run(["-m", "site"], cwd=".")
 
 def test_in_process():

@@ -9,7 +9,7 @@ The meta check (slow) proves the lessons are real exercises:
 - the check goes red when a lesson is made to pass untouched (demonstrated once).
 Each workbook state is one pytest process (``--learn`` with TORCHCLAIMS_LEARN_ONLY naming the
 lessons to run), two processes at a time, forked from an interpreter that imported torch once
-(tests/forked.py).
+(torchclaims/forked.py).
 """
 from __future__ import annotations
 
@@ -24,9 +24,7 @@ import tempfile
 
 import pytest
 
-from torchclaims import catalog, workbook
-
-from . import forked
+from torchclaims import catalog, forked, workbook
 
 pytestmark = pytest.mark.e2e  # the workbook commands and learn-mode runs, in subprocesses
 

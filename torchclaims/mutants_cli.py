@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from . import catalog, mutants
+from . import catalog, forked, mutants
 from .errors import Parser as _Parser, UsageError
 from .links import spec_links
 from .strings import fill
@@ -44,8 +44,8 @@ def run_one(fault: mutants.Fault, links, timeout: float) -> tuple[str, float, st
         red_file = pathlib.Path(tmp) / "red"
         env = {**os.environ, mutants.RED_CLAIMS_ENV: str(red_file)}
         try:
-            result = subprocess.run(_command(fault, links), cwd=catalog.ROOT, capture_output=True, text=True,
-                                    timeout=timeout, env=env)
+            # forked from an interpreter that imported torch once: a fault's run is its own process
+            result = forked.run(_command(fault, links)[1:], cwd=catalog.ROOT, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
             return "timeout", time.perf_counter() - start, "", fault.claims
         recorded = red_file.exists()

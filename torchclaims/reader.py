@@ -35,6 +35,8 @@ MEASURED = ("right", "wrong", "partly")
 
 UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: strings.py, the "read:" keys
 
+PROGRESS_OVER_CHARS = 1_000_000  # read reports its progress on stderr for a document longer than this
+
 
 # ---------------------------------------------------------------- what the specs measured: measured.py
 
@@ -465,7 +467,7 @@ def main(argv: list[str]) -> int:
         raise UsageError("the anchors are broken: " + "; ".join(found.problems))
     measured = verdicts(args.report, args.history, args.torch, claims, one_release=fmt != "html")
     progress = None
-    if len(doc.text) > 1_000_000:
+    if len(doc.text) > PROGRESS_OVER_CHARS:
         def progress(at: int, total: int) -> None:
             print("\r" + text(args.lang, "read:progress", size=total / 1e6, percent=100 * at // total), end="",
                   file=sys.stderr, flush=True)

@@ -1,15 +1,18 @@
 """``python -m MODULE ARGS`` as a fork of an interpreter that has imported torch once.
 
-An end-to-end test that starts many pytest or torchclaims processes pays, in each, about three
-seconds of CPU on this project's 2-core CI machine to import torch, hypothesis and pytest, and
-more than one second more for the first ``torch.testing.assert_close`` (it imports
-``torch.distributed.tensor``). ``run`` starts the process from multiprocessing's fork server,
-which has imported those once per test worker: the command still runs in a process of its own
-(its own ``os.environ``, working directory, ``sys.argv``, file descriptors 1 and 2, exit status)
-and imports everything else itself, the project's code and the specs included.
+A command that starts many pytest processes (``mutants``: one per planted fault; the tooling
+tests: the workbook's 35 lesson runs) pays, in each, about three seconds of CPU on a 2-core
+machine to import torch and pytest, and more than one second more for the first
+``torch.testing.assert_close`` (it imports ``torch.distributed.tensor``). ``run`` starts the
+process from multiprocessing's fork server, which has imported those once (``PRELOAD``): the
+command still runs in a process of its own (its own ``os.environ``, working directory,
+``sys.argv``, file descriptors 1 and 2, exit status) and imports everything else itself, the
+project's code, hypothesis (pytest rewrites its asserts as a plugin's) and the specs included.
 
-Not for a test of start-up itself (what a command imports, how fast it starts), of signals sent
-to the process, or of a process tree: those start ``sys.executable`` with ``subprocess``.
+Not for start-up itself (what a command imports, how fast it starts), signals sent to the
+process, or a process tree: those start ``sys.executable`` with ``subprocess``. A module of
+PRELOAD that does not import on this torch (``torch.distributed.tensor`` before 2.5) is left to
+the command, as the fork server skips it.
 """
 from __future__ import annotations
 
