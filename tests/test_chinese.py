@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from torchclaims import catalog
+from torchclaims import catalog, forked
 
 pytestmark = pytest.mark.e2e  # runs every command under a Chinese locale
 
@@ -197,9 +197,8 @@ def test_the_scoreboard_speaks_chinese_under_a_chinese_locale():
     """The scoreboard of a quick run (from its title to pytest's own last line)."""
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "TORCHCLAIMS_IMPL")}
     env.update(LANG="zh_CN.UTF-8", COLUMNS="80")
-    result = subprocess.run([sys.executable, "-m", "pytest", "specs/test_tensors_views.py", "-p", "no:randomly",
-                             "--claims-detail", "-p", "no:cacheprovider"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = forked.run(["-m", "pytest", "specs/test_tensors_views.py", "-p", "no:randomly",
+                         "--claims-detail", "-p", "no:cacheprovider"], cwd=ROOT, env=env, timeout=300)
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if "记分板" in line)
     board = lines[start:-1]

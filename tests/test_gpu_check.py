@@ -18,7 +18,7 @@ import zipfile
 import pytest
 import torch
 
-from torchclaims import gpu_check, gpu_env, outcomes
+from torchclaims import forked, gpu_check, gpu_env, outcomes
 
 pytestmark = pytest.mark.e2e  # runs scripts/gpu-check and its steps in processes
 
@@ -270,8 +270,8 @@ def test_the_specs_step_divides_the_threads_among_its_workers_and_leaves_out_the
 
 
 def test_the_left_out_spec_exists_so_the_deselection_cannot_rot():
-    done = subprocess.run([sys.executable, "-m", "pytest", "specs/test_compile_resnet_table.py", "--collect-only", "-q",
-                           "-p", "no:randomly"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = forked.run(["-m", "pytest", "specs/test_compile_resnet_table.py", "--collect-only", "-q", "-p", "no:randomly"],
+                      cwd=ROOT, timeout=120)
     listed = done.stdout
     if "needs" in listed and "::" not in listed:
         pytest.skip("the spec file skips whole here: " + listed.strip().splitlines()[0])
@@ -291,9 +291,9 @@ def test_a_timed_out_spec_is_broken_not_a_verdict_on_torch(tmp_path):
             time.sleep(30)
     """), encoding="utf-8")
     report = tmp_path / "r.json"
-    done = subprocess.run([sys.executable, "-m", "pytest", str(spec), "-p", "torchclaims.plugin", "-p", "no:randomly",
-                           "-p", "no:cacheprovider", "--timeout=2", "--claims-report", str(report), "-q"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = forked.run(["-m", "pytest", str(spec), "-p", "torchclaims.plugin", "-p", "no:randomly",
+                       "-p", "no:cacheprovider", "--timeout=2", "--claims-report", str(report), "-q"],
+                      cwd=tmp_path, timeout=120)
     assert done.returncode == 1, done.stdout[-1500:]
     tests = json.loads(report.read_text())["claims"]["tensors.view-needs-contiguous"]["tests"]
     assert [t["result"] for t in tests] == ["broken"] and "pytest-timeout" in tests[0]["reason"], tests
