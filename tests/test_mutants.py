@@ -75,9 +75,11 @@ def fixture_fault_breaks_indexing():
 '''
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def project(tmp_path_factory):
-    """The scratch project, one per module: its faults register once (names are unique)."""
+    """The scratch project, one per test process: its faults register once in the process-wide
+    registry (names are unique). Not one per module: under xdist's worksteal in random order a
+    worker can leave this module and come back, and a second project's faults were duplicates."""
     tmp_path = tmp_path_factory.mktemp("project")
     claims = tmp_path / "claims"
     claims.mkdir()
