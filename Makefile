@@ -10,6 +10,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 # TORCH_INDEX=https://download.pytorch.org/whl/cpu: torch's CPU-only wheels (README, "Two commands")
 TORCH_INDEX ?=
+# Python caches bytecode here, whatever the caller's shell says: `make test` starts about a hundred
+# pytest processes, and each would otherwise compile the project's modules and rewrite the asserts of
+# the specs and of hypothesis again (measured: 297 -> 270 s for the pytest step; __pycache__ is ignored by git)
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup specs test quick
 setup: $(VENV)/.installed

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -136,10 +134,9 @@ def test_every_command_speaks_chinese_under_a_chinese_locale(command, tmp_path):
     env.update(LANG="zh_CN.UTF-8", COLUMNS="80")
     args = [a.replace("{wb}", str(tmp_path / "wb")) for a in command]
     if command[:2] in (["workbook", "status"], ["workbook", "learn"]):
-        subprocess.run([sys.executable, "-m", "torchclaims", "workbook", "init", str(tmp_path / "wb")],
-                       cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
-    result = subprocess.run([sys.executable, "-m", "torchclaims", *args], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=300)
+        init = forked.run(["-m", "torchclaims", "workbook", "init", str(tmp_path / "wb")], cwd=ROOT, env=env, timeout=120)
+        assert init.returncode == 0, init.stderr
+    result = forked.run(["-m", "torchclaims", *args], cwd=ROOT, env=env, timeout=300)
     assert "Traceback" not in result.stderr, result.stderr
     lines = project_lines(command, result.stdout) + result.stderr.splitlines()
     assert any(re.search(r"[\u4e00-\u9fff]", line) for line in lines), (command, result.stdout[:500], result.stderr)

@@ -1,13 +1,11 @@
 """The command line: listings, one claim, and one clear line with exit status 2 on bad input."""
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 from rich.cells import cell_len
 
-from torchclaims import catalog
+from torchclaims import catalog, forked
 
 from .test_plugin import CATALOG
 
@@ -26,8 +24,7 @@ CHINESE = ENGLISH | {"LANG": "zh_CN.UTF-8"}
 
 
 def cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "torchclaims", *args], capture_output=True, text=True,
-                          cwd=catalog.ROOT, timeout=120, env=os.environ | (env or ENGLISH))
+    return forked.run(["-m", "torchclaims", *args], cwd=catalog.ROOT, timeout=120, env=os.environ | (env or ENGLISH))
 
 
 def assert_one_line_error(result, fragment):

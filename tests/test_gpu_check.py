@@ -120,6 +120,13 @@ def test_the_gpu_script_runs_end_to_end_without_cuda_from_a_tree_without_git(tmp
 SLEEPY_PLUGIN = '''
 import os, shutil, subprocess, sys, time
 
+def pytest_ignore_collect(collection_path, config):
+    """One small spec file of gpu specs: the step reaches its first spec in seconds, however busy
+    the machine, so it needs no long limit to be stopped at."""
+    if collection_path.suffix == ".py" and collection_path.name != "test_devices_troubleshooting.py":
+        return True
+    return None
+
 def pytest_runtest_logfinish(nodeid, location):
     """After the first spec: keep a copy of run.json as it is while the step runs, start a child in
     its own session (as a benchmark's compile worker is), then hang, so the step meets its limit."""
@@ -139,15 +146,17 @@ def test_a_step_stopped_at_its_limit_leaves_a_partial_claims_report_and_nothing_
     """A specs step that hangs after its first spec: SIGINT at its limit makes pytest write
     claims.json.partial; run.json says which step stopped, why, and with which signal; the child it
     started in a session of its own (a benchmark's worker) is ended too; the run goes on to the next
-    step (here the report, which skips: no benchmark ran). The specs step gets 37 s of a 45 s budget,
-    time enough to import torch and collect the specs on a busy machine."""
+    step (here the report, which skips: no benchmark ran). The specs step gets about 26 s of a 35 s
+    budget (the share of a 20 s minimum, after the setup's torch probe), time enough to import torch
+    and collect the plugin's one spec file on a busy machine."""
+    budget = 35
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "tc_sleepy.py").write_text(SLEEPY_PLUGIN, encoding="utf-8")
     pids, out = tmp_path / "pids.txt", tmp_path / "gpu"
     env = _clean_env(tmp_path, PYTHONPATH=str(tmp_path / "plugins"), PYTEST_ADDOPTS="-p tc_sleepy",
                      TC_SLEEPY_PIDS=str(pids), TC_RUN_JSON=str(out / "run.json"), TC_RUN_JSON_SEEN=str(tmp_path / "seen.json"))
     began = time.monotonic()
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpu-check"), "-o", str(out), "--budget", "45",
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpu-check"), "-o", str(out), "--budget", str(budget),
                            "--steps", "specs,report"], env=env, capture_output=True, text=True, timeout=200)
     wall = time.monotonic() - began
     assert done.returncode == 1, f"exit {done.returncode}: {done.stdout[-800:]} {done.stderr[-800:]}"
@@ -171,7 +180,7 @@ def test_a_step_stopped_at_its_limit_leaves_a_partial_claims_report_and_nothing_
     seen = json.loads((tmp_path / "seen.json").read_text(encoding="utf-8"))   # run.json while the first step ran
     assert seen["machine"]["compiler"] and seen["machine"]["python_headers"] and seen["environment"]["torch"], seen
     assert seen["machine"]["cpus"] == os.cpu_count() and "gpus" in seen["machine"] and "driver" in seen["machine"]
-    assert wall <= 45 + 10 and run["wall_s"] <= 45, (wall, run["wall_s"])
+    assert wall <= budget + 10 and run["wall_s"] <= budget, (wall, run["wall_s"])
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     assert "claims.json.partial" in files and len(files) <= 8, files
 

@@ -23,8 +23,7 @@ ROOT = catalog.ROOT
 
 
 def cli_run(*args, cwd=ROOT, env=None):
-    return subprocess.run([sys.executable, "-m", "torchclaims", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=120, env=env)
+    return forked.run(["-m", "torchclaims", *args], cwd=cwd, timeout=120, env=env)
 
 
 def one_line(stderr: str) -> str:

@@ -1,10 +1,11 @@
 """The hollow-spec and label lints of ``python -m torchclaims check``, on planted bad examples."""
 import dataclasses
+import os
 import textwrap
 
 import pytest
 
-from torchclaims import catalog, lint
+from torchclaims import catalog, forked, lint
 
 
 def kinds(source: str) -> list[tuple[str, int]]:
@@ -264,15 +265,12 @@ def test_claim_findings_get_the_line_of_their_entry(tmp_path):
 @pytest.mark.e2e  # runs python -m torchclaims check
 def test_check_prints_a_planted_label_finding_and_fails(tmp_path):
     """End to end: `python -m torchclaims check --static` over a planted catalog."""
-    import subprocess
-    import sys
     (tmp_path / "tensors.toml").write_text(
         '[[claim]]\nid = "tensors.empty-faster-than-zeros"\nsource = "000_9a03721c87560f23.txt §1"\n'
         'topic = "tensors"\nsays = "s"\nsays_zh = "说"\nverdict = "not-checkable"\ntruth = "The material is wrong."\n'
         'truth_zh = "资料说错了。"\n', encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "torchclaims", "check", "--static"], capture_output=True,
-                            text=True, cwd=catalog.ROOT, timeout=120,
-                            env={**__import__("os").environ, "TORCHCLAIMS_CLAIMS_DIR": str(tmp_path)})
+    result = forked.run(["-m", "torchclaims", "check", "--static"], cwd=catalog.ROOT, timeout=120,
+                        env=os.environ | {"TORCHCLAIMS_CLAIMS_DIR": str(tmp_path)})
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert ("claims/tensors.toml:2: measured-not-checkable: tensors.empty-faster-than-zeros is not-checkable but "

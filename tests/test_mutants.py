@@ -3,12 +3,10 @@
 Everything here runs on a tiny catalog, tiny spec files and a tiny mutants folder in a
 scratch directory; nothing runs the real specs, so it stays fast.
 """
-import subprocess
-import sys
 
 import pytest
 
-from torchclaims import catalog, mutants, mutants_cli
+from torchclaims import catalog, forked, mutants, mutants_cli
 from torchclaims.links import spec_links
 
 pytestmark = pytest.mark.e2e  # runs the mutants command and its probe in pytest subprocesses
@@ -150,8 +148,7 @@ def test_the_probe_does_nothing_outside_a_runner(pytester, project, monkeypatch)
 
 
 def mutants_command(*args):
-    return subprocess.run([sys.executable, "-m", "torchclaims", "mutants", *args], capture_output=True,
-                          text=True, cwd=catalog.ROOT, timeout=120)
+    return forked.run(["-m", "torchclaims", "mutants", *args], cwd=catalog.ROOT, timeout=120)
 
 
 def test_coverage_report_runs_nothing_and_names_the_verdicts_it_leaves_out():

@@ -37,8 +37,7 @@ ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}  
 
 
 def run_cli(*args, cwd=ROOT, env=None):
-    return subprocess.run([sys.executable, "-m", "torchclaims", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300, env=os.environ | ENGLISH | (env or {}))
+    return forked.run(["-m", "torchclaims", *args], cwd=cwd, timeout=300, env=os.environ | ENGLISH | (env or {}))
 
 
 # ---------------------------------------------------------------- fast: manifest and CLI
@@ -251,39 +250,20 @@ def make_state(dest: pathlib.Path, lessons, solved: int) -> pathlib.Path:
     return dest
 
 
-def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None, map_path=None) -> dict:
-    """One ``pytest --learn`` process over the lessons ``only``; returns the progress JSON.
-
-    With ``map_path`` it only collects, writing the lesson -> spec ids map there.
-    """
+def run_learn(wb: pathlib.Path, only, spec_files=("specs/",), manifest=None) -> dict:
+    """One ``pytest --learn`` process over the lessons ``only``; returns the progress JSON."""
     env = dict(os.environ, **{workbook.ONLY_ENV: ",".join(only)})
     env.pop("TORCHCLAIMS_IMPL", None)
     if manifest:
         env[workbook.LESSONS_ENV] = str(manifest)
-    if map_path:
-        env[workbook.MAP_ENV] = str(map_path)
     (wb / workbook.PROGRESS_FILE).unlink(missing_ok=True)
     # its own --basetemp: many pytest processes must not prune each other's tmp folders
     out = forked.run(["-m", "pytest", *spec_files, "--impl", str(wb), "--learn",
                       "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
-                      f"--basetemp={wb.parent / (wb.name + '-tmp')}",
-                      *(["--collect-only"] if map_path else [])],
+                      f"--basetemp={wb.parent / (wb.name + '-tmp')}"],
                      cwd=ROOT, env=env, timeout=600)
     assert out.returncode in (0, 1), f"pytest --learn crashed (exit {out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
-    if map_path:
-        return {}
     return json.loads((wb / workbook.PROGRESS_FILE).read_text(encoding="utf-8"))
-
-
-def lesson_map(tmp: pathlib.Path, lessons, manifest=None) -> dict[str, list[str]]:
-    wb = make_state(tmp / "map", lessons, solved=len(lessons))
-    map_path = tmp / "map.json"
-    run_learn(wb, [lessons[0].name], manifest=manifest, map_path=map_path)
-    return json.loads(map_path.read_text(encoding="utf-8"))
-
-
-def files_of(spec_map, names) -> list[str]:
-    return sorted({nid.split("::")[0] for n in names for nid in spec_map[n]}) or ["specs/"]
 
 
 def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[list[str], dict]:
@@ -291,25 +271,28 @@ def meta_check(tmp: pathlib.Path, lessons, manifest=None, states=None) -> tuple[
 
     State k: lessons before k solved, k onward stubbed.  State 0 runs every lesson (all
     must fail), state len(lessons) runs every lesson (all must pass), state k in between
-    runs lessons k-1 (must pass) and k (must fail).
+    runs lessons k-1 (must pass) and k (must fail).  Each run collects only the spec files
+    its lessons list (the learn plugin refuses a manifest whose lists and specs disagree).
     """
     n = len(lessons)
-    spec_map = lesson_map(tmp, lessons, manifest)
-    problems = [f"lesson {l.number:02d} ({l.name}): no specs" for l in lessons if not spec_map[l.name]]
     states = range(n + 1) if states is None else states
 
-    def names_of(k):
-        return [l.name for l in lessons] if k in (0, n) else [lessons[k - 1].name, lessons[k].name]
+    def chosen(k):
+        return lessons if k in (0, n) else [lessons[k - 1], lessons[k]]
 
     # Workbooks are written here, in one thread: ast.parse is not thread-safe on CPython
     # 3.11.7 ("AST constructor recursion depth mismatch"); only the pytest runs overlap.
     workbooks = {k: make_state(tmp / f"state{k:02d}", lessons, solved=k) for k in states}
 
     def one(k):
-        return k, run_learn(workbooks[k], names_of(k), files_of(spec_map, names_of(k)), manifest)
+        files = sorted({f for lesson in chosen(k) for f in lesson.spec_files})
+        return k, run_learn(workbooks[k], [l.name for l in chosen(k)], files, manifest)
 
     with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
         runs = dict(pool.map(one, states))
+    ran = {l.name for k in states for l in chosen(k)}
+    problems = [f"lesson {l.number:02d} ({l.name}): no specs" for l in lessons
+                if l.name in ran and not any(p["specs"].get(l.name) for p in runs.values())]
     for k, progress in sorted(runs.items()):
         results = progress["lessons"]
         if progress["reference_impl_loaded"]:

@@ -16,6 +16,7 @@ the command, as the fork server skips it.
 """
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
@@ -32,6 +33,9 @@ _context.set_forkserver_preload(PRELOAD)
 
 def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
     """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``."""
+    # What the fork server imported lives as long as the command: out of the collector's sight
+    # (a command that unfreezes, as the specs' conftest does for a moment, sees it again)
+    gc.freeze()
     for fd, path in ((1, out), (2, err)):
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(target, fd)

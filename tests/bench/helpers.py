@@ -1,12 +1,11 @@
 """Planted rows and results files shared by the benchmark report's tests (FIXTURES, not measurements)."""
 import importlib.util
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
 
-from torchclaims import catalog
+from torchclaims import catalog, forked
 from torchclaims.bench import results as bench_results, rows as bench_rows, rule, statistics as st
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -91,8 +90,7 @@ def committed_rows():
 
 
 def cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "torchclaims", "bench-report", *args],
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
+    return forked.run(["-m", "torchclaims", "bench-report", *args], cwd=cwd, timeout=120)
 
 
 def release(version, speedup, noise=0.01, seed=0):
