@@ -94,8 +94,8 @@ def _configure_hypothesis(config) -> None:
     register_random(_torch_random)
     if frozen:
         gc.freeze()
-    if config.getoption("--learn"):
-        learn.quick_hypothesis()
+    if config.getoption("--learn") or config.getoption("--mutant"):
+        learn.quick_hypothesis()   # red or green is all these runs need: no shrinking
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -4,6 +4,8 @@ Everything here runs on a tiny catalog, tiny spec files and a tiny mutants folde
 scratch directory; nothing runs the real specs, so it stays fast.
 """
 
+import os
+
 import pytest
 
 from torchclaims import catalog, forked, mutants, mutants_cli
@@ -172,3 +174,28 @@ def test_bad_input_is_one_line_and_exit_status_2(args, fragment):
     assert result.returncode == 2, f"exit status {result.returncode}, expected 2; stderr={result.stderr!r}"
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], f"stderr={result.stderr!r}, expected one line with {fragment!r}"
+
+
+HYPOTHESIS_PROBE = '''
+def pytest_sessionfinish(session):
+    from hypothesis import settings
+    print("HYPOTHESIS", sorted(p.name for p in settings.default.phases), settings.default.database)
+'''
+
+
+def test_a_run_with_a_planted_fault_draws_examples_without_shrinking_them(tmp_path):
+    """A fault makes property specs fail on most examples; shrinking each failure (16 s of the
+    fast subset's 24 s) cannot turn red into green, so the planted-fault runs skip it, as learn mode does."""
+    (tmp_path / "tc_hypothesis_probe.py").write_text(HYPOTHESIS_PROBE, encoding="utf-8")
+    env = os.environ | {"PYTHONPATH": str(tmp_path)}
+
+    def phases(*mutant):
+        out = forked.run(["-m", "pytest", "specs/test_property_broadcasting.py", "-k", "agree_with_numpy", "-s", "-q",
+                          "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "tc_hypothesis_probe", *mutant],
+                         cwd=catalog.ROOT, env=env, timeout=300)
+        line = next(line for line in out.stdout.splitlines() if "HYPOTHESIS" in line)   # after pytest's progress
+        return line[line.index("HYPOTHESIS"):], out.returncode
+
+    assert phases("--mutant", "broadcast_helper_off_by_one") == ("HYPOTHESIS ['explicit', 'generate', 'reuse', 'target'] None", 1)
+    line, status = phases()
+    assert "shrink" in line and status == 0, line

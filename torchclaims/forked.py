@@ -6,8 +6,11 @@ machine to import torch and pytest, and more than one second more for the first
 ``torch.testing.assert_close`` (it imports ``torch.distributed.tensor``). ``run`` starts the
 process from multiprocessing's fork server, which has imported those once (``PRELOAD``): the
 command still runs in a process of its own (its own ``os.environ``, working directory,
-``sys.argv``, file descriptors 1 and 2, exit status) and imports everything else itself, the
-project's code, hypothesis (pytest rewrites its asserts as a plugin's) and the specs included.
+``sys.argv``, ``sys.path`` with its ``PYTHONPATH``, file descriptors 1 and 2, exit status) and
+imports everything else itself, the project's code, hypothesis (pytest rewrites its asserts as a
+plugin's) and the specs included. Variables read only when torch is imported (``CUDA_VISIBLE_DEVICES``,
+``OMP_NUM_THREADS``) keep the fork server's values: a command that depends on them is started with
+``subprocess``.
 
 Not for start-up itself (what a command imports, how fast it starts), signals sent to the
 process, or a process tree: those start ``sys.executable`` with ``subprocess``. A module of
@@ -47,7 +50,8 @@ def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) ->
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
-    sys.path.insert(0, cwd)  # as `python -m` puts the working directory first
+    # as `python -m` does: the working directory first, then the entries of the command's PYTHONPATH
+    sys.path[0:0] = [cwd, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
     module, *args = argv[1:]
     sys.argv = [module, *args]
     runpy.run_module(module, run_name="__main__", alter_sys=True)

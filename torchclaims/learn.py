@@ -66,7 +66,9 @@ def quick_hypothesis() -> None:
     """No shrinking, explaining or example database in learn mode: a stub fails on every
     example, and shrinking each of dozens of parametrized property specs would take minutes
     for no insight.  Called by conftest.py once it has loaded the active profile, and only
-    when a spec file of the run uses hypothesis (importing it costs seconds)."""
+    when a spec file of the run uses hypothesis (importing it costs seconds); a run with a
+    planted fault (``--mutant``) uses it too: whether a spec goes red is all it asks, and a
+    shrunk counterexample never turns red into green."""
     from hypothesis import Phase, settings  # lazily: most lessons never use hypothesis
 
     base = settings.default

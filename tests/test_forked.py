@@ -1,0 +1,54 @@
+"""torchclaims/forked.py: ``python -m MODULE`` forked from an interpreter that imported torch once
+behaves, for what a test reads of it, as the command started afresh would."""
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from torchclaims import forked
+
+pytestmark = pytest.mark.e2e  # starts commands from the fork server
+
+SHOW = '''
+import json, os, sys
+print(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": os.environ.get("TC_FORKED"),
+                  "path": sys.path[:2], "main": __name__}))
+print("to stderr", file=sys.stderr)
+sys.exit(int(os.environ.get("TC_EXIT", "0")))
+'''
+
+
+@pytest.fixture
+def command(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "tc_show.py").write_text(SHOW, encoding="utf-8")
+    (tmp_path / "lib" / "tc_sleep.py").write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+    (tmp_path / "work").mkdir()
+    return tmp_path
+
+
+def test_the_command_gets_its_own_argv_cwd_environ_path_and_exit_status(command):
+    env = os.environ | {"TC_FORKED": "yes", "TC_EXIT": "3", "PYTHONPATH": str(command / "lib")}
+    got = [forked.run(["-m", "tc_show", "a", "b c"], cwd=command / "work", env=env, timeout=60)
+           for _ in range(2)]   # the second from the same fork server: nothing of the first is left
+    fresh = subprocess.run([sys.executable, "-m", "tc_show", "a", "b c"], cwd=command / "work", env=env,
+                           capture_output=True, text=True, timeout=60)
+    for result in got:
+        assert (result.returncode, result.stdout, result.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+    assert fresh.returncode == 3 and '"main": "__main__"' in fresh.stdout and '"env": "yes"' in fresh.stdout
+    assert "TC_FORKED" not in os.environ and os.getcwd() != str(command / "work"), "the caller was changed"
+
+
+def test_a_command_past_its_timeout_is_killed_and_raises_as_subprocess_does(command):
+    env = os.environ | {"PYTHONPATH": str(command / "lib")}
+    began = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        forked.run(["-m", "tc_sleep"], cwd=command, env=env, timeout=1)
+    assert time.monotonic() - began < 10
+
+
+def test_only_python_dash_m_is_taken():
+    with pytest.raises(ValueError, match="takes"):
+        forked.run(["-c", "pass"], cwd=".")
