@@ -184,8 +184,8 @@ def pytest_sessionfinish(session):
 
 
 def test_a_run_with_a_planted_fault_draws_examples_without_shrinking_them(tmp_path):
-    """A fault makes property specs fail on most examples; shrinking each failure (16 s of the
-    fast subset's 24 s) cannot turn red into green, so the planted-fault runs skip it, as learn mode does."""
+    """A fault makes property specs fail on most examples; shrinking each failure (the property
+    fault's run: 16 s, 1.7 s without) cannot turn red into green, so planted-fault runs skip it, as learn mode does."""
     (tmp_path / "tc_hypothesis_probe.py").write_text(HYPOTHESIS_PROBE, encoding="utf-8")
     env = os.environ | {"PYTHONPATH": str(tmp_path)}
 
