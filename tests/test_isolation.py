@@ -1,11 +1,21 @@
 """The suite's own guards: leaked torch state fails a test, network use fails loudly."""
+import time
+
 import pytest
 
-from torchclaims import catalog
+from torchclaims import catalog, forked
 
 from .test_plugin import CATALOG
 
-pytestmark = pytest.mark.e2e  # runs pytest on planted leaky specs in a subprocess
+pytestmark = pytest.mark.e2e  # runs pytest on planted leaky specs in a process of its own
+
+
+def run_pytest(pytester, *args) -> pytest.RunResult:
+    """``pytester.runpytest_subprocess``, forked (torchclaims/forked.py): a process of its own that
+    does not import torch again; the test reads only its outcomes and output."""
+    began = time.monotonic()
+    done = forked.run(["-m", "pytest", f"--basetemp={pytester.path / 'basetemp'}", *args], cwd=pytester.path, timeout=300)
+    return pytest.RunResult(done.returncode, done.stdout.splitlines(), done.stderr.splitlines(), time.monotonic() - began)
 
 
 @pytest.fixture
@@ -38,7 +48,7 @@ def test_a_test_that_leaks_torch_global_state_fails_and_the_next_one_is_clean(gu
                  "    assert not torch.is_anomaly_enabled() and not torch.are_deterministic_algorithms_enabled()",
                  "    assert torch.get_num_threads() == THREADS"]
     guarded.makepyfile(test_leak="\n".join(body))
-    result = guarded.runpytest_subprocess("-p", "no:cacheprovider", "test_leak.py")
+    result = run_pytest(guarded, "-p", "no:cacheprovider", "test_leak.py")
     result.assert_outcomes(passed=2 * len(LEAKS), errors=len(LEAKS))
     for name in LEAKS:
         result.stdout.fnmatch_lines([f"*test leaked torch global state: {name}*"])
@@ -59,7 +69,7 @@ def test_loopback_is_allowed():
     client.close()
     server.close()
 ''')
-    result = guarded.runpytest_subprocess("-p", "no:cacheprovider", "test_net.py")
+    result = run_pytest(guarded, "-p", "no:cacheprovider", "test_net.py")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*SocketConnectBlockedError*203.0.113.7*"])
 
@@ -75,7 +85,7 @@ def test_one():
 def test_two():
     assert torch.equal(torch.rand(3), first[0]), "each test must start from the same torch seed"
 ''')
-    guarded.runpytest_subprocess("-p", "no:cacheprovider", "test_seed.py").assert_outcomes(passed=2)
+    run_pytest(guarded, "-p", "no:cacheprovider", "test_seed.py").assert_outcomes(passed=2)
 
 
 def test_a_worker_the_spec_leaves_running_fails_it_but_an_older_process_does_not(pytester):
