@@ -6,8 +6,6 @@ import json
 import os
 import re
 import string
-import subprocess
-import sys
 import types
 
 import pytest
@@ -339,20 +337,23 @@ def test_a_rerun_skips_the_lessons_that_passed_unchanged_and_reruns_them_after_a
 
 def test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it(tmp_path):
     """Importing hypothesis costs about 1.8 s here: a --learn run of lessons without property
-    specs (21, swappable-head) skips it; one with them (1) sets up its profiles first."""
-    probe = ("import sys, pytest\nrc = pytest.main(sys.argv[1:])\n"
-             "imported = 'hypothesis' in sys.modules\n"
-             "print('HYPOTHESIS', imported, imported and sys.modules['hypothesis'].settings.default.database)\n")
+    specs (21, swappable-head) skips it; one with them (1) sets up its profiles first. Each run
+    is forked from an interpreter that imported torch, numpy and pytest, never hypothesis."""
+    assert not any(m.split(".")[0] == "hypothesis" for m in forked.PRELOAD)
+    (tmp_path / "tc_learn_probe.py").write_text(
+        "import sys, pytest\nrc = pytest.main(sys.argv[1:])\n"
+        "imported = 'hypothesis' in sys.modules\n"
+        "print('HYPOTHESIS', imported, imported and sys.modules['hypothesis'].settings.default.database)\n",
+        encoding="utf-8")
     lessons = workbook.load_lessons()
     wb = tmp_path / "wb"
     workbook.write_workbook(wb, lessons, stubbed=[])
-    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
+    env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"} | {"PYTHONPATH": str(tmp_path)}
 
     def imported(lesson: str) -> str:
-        out = subprocess.run([sys.executable, "-c", probe, "specs/", "--impl", str(wb), "--learn",
-                              "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=300,
-                             env={**env, workbook.ONLY_ENV: lesson})
+        out = forked.run(["-m", "tc_learn_probe", "specs/", "--impl", str(wb), "--learn",
+                          "-p", "no:randomly", "-p", "no:cacheprovider", f"--basetemp={wb}-tmp"],
+                         cwd=ROOT, timeout=300, env={**env, workbook.ONLY_ENV: lesson})
         assert " passed" in out.stdout and "failed" not in out.stdout, out.stdout + out.stderr
         return next(line for line in out.stdout.splitlines() if line.startswith("HYPOTHESIS"))
 

@@ -102,14 +102,14 @@ def test_the_listed_specs_are_checked_by_their_claim_links_not_their_names(tmp_p
     assert not lesson.owns("specs/test_tensors_reference.py::test_is_contiguous_matches_torch_too")
 
 
-def _collect_learn(env_extra=None, *paths):
-    """``pytest --learn --collect-only`` over all the specs; returns the finished process."""
+def _collect_learn(env_extra=None, paths=("specs/",)):
+    """``pytest --learn --collect-only`` over ``paths`` (all the specs); returns the finished process."""
     wb = pathlib.Path(tempfile.mkdtemp(prefix="torchclaims-collect-"))
     try:
         workbook.write_workbook(wb / "wb", LESSONS, stubbed=[])
         env = {k: v for k, v in os.environ.items() if k != "TORCHCLAIMS_IMPL"}
         env.update({workbook.MAP_ENV: str(wb / "map.json"), **(env_extra or {})})
-        out = forked.run(["-m", "pytest", "specs/", *paths, "--impl", str(wb / "wb"), "--learn",
+        out = forked.run(["-m", "pytest", *paths, "--impl", str(wb / "wb"), "--learn",
                           "--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
                          cwd=ROOT, env=env, timeout=300)
         spec_map = json.loads((wb / "map.json").read_text(encoding="utf-8")) if out.returncode == 0 else None
@@ -134,7 +134,7 @@ def test_learn_refuses_an_unlisted_spec_of_the_reference_code(tmp_path):
     extra.write_text("import pytest\n\n\n@pytest.mark.claim('tensors.contiguous-makes-copy')\n"
                      "def test_an_unlisted_spec(ref):\n    assert ref.strides.is_contiguous((2, 3), (3, 1))\n",
                      encoding="utf-8")
-    out, _ = _collect_learn(None, str(extra))
+    out, _ = _collect_learn(None, ("specs/test_tensors_reference.py", str(extra)))   # a lesson's file beside it
     assert out.returncode == 4, out.stdout[-2000:]
     assert "test_unlisted.py::test_an_unlisted_spec takes ref but no lesson lists it" in out.stderr, out.stderr
 
@@ -143,7 +143,7 @@ def test_learn_refuses_a_listed_spec_that_never_runs_the_workbook(tmp_path):
     manifest = tmp_path / "lessons.toml"
     manifest.write_text(_one_lesson(["specs/test_tensors_views.py::test_contiguous_copies_only_non_contiguous_tensors"]),
                         encoding="utf-8")
-    out, _ = _collect_learn({workbook.LESSONS_ENV: str(manifest)})
+    out, _ = _collect_learn({workbook.LESSONS_ENV: str(manifest)}, ("specs/test_tensors_views.py",))
     assert out.returncode == 4, out.stdout[-2000:]
     assert ("lists specs/test_tensors_views.py::test_contiguous_copies_only_non_contiguous_tensors, but it does not "
             "take the ref fixture") in out.stderr, out.stderr
