@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import collections
 import dataclasses
+import functools
 import pathlib
 
 MARKER_ARGS = {"as_written", "raises", "match"}
@@ -69,12 +70,20 @@ def module_marks(tree: ast.Module) -> list[ast.expr]:
     return marks[-1:]
 
 
+@functools.lru_cache(maxsize=512)
+def parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse``, once per source text: ``check`` reads each spec file in five passes (links,
+    gpu guards, CUDA uses, labels, the spec lint), and the workbook's manifest check each reference
+    module once per function. The tree is shared: read it, never change it in place."""
+    return ast.parse(source, filename=filename)
+
+
 def file_sources(path: pathlib.Path, name: str, tree: ast.Module | None = None) -> list[SpecSource]:
     """Every test function of one spec file with its claim links, read from its source.
 
     ``tree``: the file's parsed source, where the caller has it already."""
     if tree is None:
-        tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"), filename=str(path))
+        tree = parse(pathlib.Path(path).read_text(encoding="utf-8"), str(path))
     shared = [m for node in module_marks(tree) for m in claim_calls(node)]
     return [SpecSource(f"{name}::{node.name}", node, tree,
                        tuple(shared + [m for d in node.decorator_list for m in claim_calls(d)]))

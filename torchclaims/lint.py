@@ -290,7 +290,7 @@ def _parametrized_names(func: ast.FunctionDef) -> set[str]:
 
 def lint_source(source: str, name: str) -> list[Finding]:
     """The spec lint of one file's source (``name`` is how findings name the file)."""
-    tree = ast.parse(source, filename=name)
+    tree = links.parse(source, name)
     lint = _FileLint(tree, name)
     findings = []
     tests = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]

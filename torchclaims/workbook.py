@@ -36,7 +36,7 @@ from . import catalog
 from .catalog import ROOT
 from .errors import UsageError
 from .files import write_whole
-from .links import file_links
+from .links import file_links, parse
 from .strings import text
 
 REFERENCE_DIR = ROOT / "reference_impl"
@@ -167,7 +167,7 @@ def _spec_problem(spec: str, lesson: Lesson, spec_root: pathlib.Path, read: dict
     if path_text not in read:
         path = spec_root / path_text
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = parse(path.read_text(encoding="utf-8"), str(path))
             read[path_text] = (file_links(path, path_text, tree),
                                {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))})
         except (OSError, SyntaxError, UnicodeDecodeError) as exc:
@@ -211,7 +211,7 @@ def find_function(root: pathlib.Path, qualified: str):
     path = root / f"{module}.py"
     if not path.is_file():
         raise LookupError(f"{qualified}: {path.name} does not exist in {root}")
-    return _locate(ast.parse(path.read_text(encoding="utf-8")), parts, qualified)
+    return _locate(parse(path.read_text(encoding="utf-8"), str(path)), parts, qualified)
 
 
 def _body_span(node) -> tuple[int, int, int]:
