@@ -60,6 +60,7 @@ class _TorchRandom:
 
 
 _torch_random = _TorchRandom()
+_KEEP_REGISTERED: list = []
 _hypothesis_ready = False
 
 
@@ -87,13 +88,10 @@ def _configure_hypothesis(config) -> None:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                           or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
     # register_random checks, through gc.get_referrers, that something keeps the object alive; a
-    # frozen referrer (this module, once pytest_collection_finish has run) is invisible to it.
-    frozen = gc.get_freeze_count() > 0
-    if frozen:
-        gc.unfreeze()
+    # frozen referrer (this module, once gc.freeze has run) is invisible to it, a list made now is
+    # not. Nothing is unfrozen: the collection register_random runs skips the frozen heap (torch's).
+    _KEEP_REGISTERED[:] = [[_torch_random]]
     register_random(_torch_random)
-    if frozen:
-        gc.freeze()
     if config.getoption("--learn") or config.getoption("--mutant"):
         learn.quick_hypothesis()   # red or green is all these runs need: no shrinking
 

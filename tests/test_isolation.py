@@ -111,3 +111,22 @@ def test_only_the_older_process_is_alive():
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*ERROR at teardown of test_leaves_a_worker*",
                                  "*worker processes left running after the spec*"])
+
+
+def test_hypothesis_seeds_torchs_generator_for_every_example(guarded):
+    """conftest.py hands torch's generator to hypothesis (register_random): each example starts
+    from the same torch state, in a run whose fork server froze torch out of the collector's sight too."""
+    guarded.makepyfile(test_examples='''
+import torch
+from hypothesis import given, settings, strategies as st
+seen = set()
+
+@settings(max_examples=5, database=None)
+@given(st.integers())
+def test_draws(i):
+    seen.add(torch.rand(1).item())
+
+def test_every_example_drew_the_same():
+    assert len(seen) == 1, seen
+''')
+    run_pytest(guarded, "-p", "no:cacheprovider", "-p", "no:randomly", "test_examples.py").assert_outcomes(passed=2)
