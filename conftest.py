@@ -115,18 +115,18 @@ def pytest_collect_file(file_path, parent):
 
 
 # The longest tests of a full run (``pytest specs/ tests/ --full --durations=30`` on 2 cores: the
-# workbook meta check alone is a quarter of it), started first: under xdist a worker that drew one
-# of them last would run alone at the end. The rest keep their order (pytest-randomly's, in CI).
+# workbook meta check alone takes about 65 s of a worker's 240, the next 25 s), started first: under
+# xdist a worker that drew one of them last would run alone at the end. The rest keep their order
+# (pytest-randomly's, in CI).
 LONGEST_FIRST = (
     "tests/test_workbook.py::test_every_lesson_is_a_real_exercise_run_against_the_workbook_only",
     "tests/test_gpu_check.py::test_a_step_stopped_at_its_limit",
     "tests/test_gpu_check.py::test_the_gpu_script_runs_end_to_end",
-    "tests/test_gpu_check.py::test_gpu_check_itself_stopped",
     "specs/test_autograd_figures.py::test_inplace_relu_lowers_the_forward_peak",
-    "tests/test_learner.py::test_a_lesson_whose_specs_never_use_hypothesis_does_not_import_it",
     "tests/test_workbook.py::test_watch_reruns_on_change",
+    "tests/test_workbook.py::test_workbook_learn_goes_on_to_the_next_lesson",
     "tests/test_plugin.py::test_an_interrupted_run_leaves_the_previous_report_intact",
-    "tests/test_isolation.py::test_a_test_that_leaks_torch_global_state",
+    "tests/test_gpu_check.py::test_gpu_check_itself_stopped",
 )
 
 
