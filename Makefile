@@ -12,7 +12,8 @@ PY := $(VENV)/bin/python
 TORCH_INDEX ?=
 # Python caches bytecode here, whatever the caller's shell says: `make test` starts about a hundred
 # pytest processes, and each would otherwise compile the project's modules and rewrite the asserts of
-# the specs and of hypothesis again (measured: 297 -> 270 s for the pytest step; __pycache__ is ignored by git)
+# the specs and of hypothesis again (a collection of specs/ and tests/: 9.4 s -> 6.9 s once cached;
+# __pycache__ is ignored by git)
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup specs test quick
