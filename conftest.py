@@ -60,7 +60,7 @@ class _TorchRandom:
 
 
 _torch_random = _TorchRandom()
-_KEEP_REGISTERED: list = []
+_torch_random_holder: list = []
 _hypothesis_ready = False
 
 
@@ -90,7 +90,8 @@ def _configure_hypothesis(config) -> None:
     # register_random checks, through gc.get_referrers, that something keeps the object alive; a
     # frozen referrer (this module, once gc.freeze has run) is invisible to it, a list made now is
     # not. Nothing is unfrozen: the collection register_random runs skips the frozen heap (torch's).
-    _KEEP_REGISTERED[:] = [[_torch_random]]
+    global _torch_random_holder
+    _torch_random_holder = [_torch_random]
     register_random(_torch_random)
     if config.getoption("--learn") or config.getoption("--mutant"):
         learn.quick_hypothesis()   # red or green is all these runs need: no shrinking

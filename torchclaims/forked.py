@@ -8,8 +8,8 @@ process from multiprocessing's fork server, which has imported those once (``PRE
 command still runs in a process of its own (its own ``os.environ``, working directory,
 ``sys.argv``, ``sys.path`` with its ``PYTHONPATH``, file descriptors 1 and 2, exit status) and
 imports everything else itself, the project's code, hypothesis (pytest rewrites its asserts as a
-plugin's) and the specs included. Variables read only when torch is imported (``CUDA_VISIBLE_DEVICES``,
-``OMP_NUM_THREADS``) keep the fork server's values: a command that depends on them is started with
+plugin's) and the specs included. torch was imported in the fork server's environment, not the
+command's: a command that depends on what torch reads of its environment at import starts with
 ``subprocess``.
 
 Not for start-up itself (what a command imports, how fast it starts), signals sent to the
@@ -37,7 +37,6 @@ _context.set_forkserver_preload(PRELOAD)
 def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
     """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``."""
     # What the fork server imported lives as long as the command: out of the collector's sight
-    # (a command that unfreezes, as the specs' conftest does for a moment, sees it again)
     gc.freeze()
     for fd, path in ((1, out), (2, err)):
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
