@@ -12,9 +12,9 @@ from torchclaims import forked
 pytestmark = pytest.mark.e2e  # starts commands from the fork server
 
 SHOW = '''
-import json, os, sys
+import json, multiprocessing, os, sys
 print(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": os.environ.get("TC_FORKED"),
-                  "path": sys.path[:2], "main": __name__}))
+                  "path": sys.path[:2], "main": __name__, "start": multiprocessing.get_start_method()}))
 print("to stderr", file=sys.stderr)
 sys.exit(int(os.environ.get("TC_EXIT", "0")))
 '''
@@ -29,7 +29,9 @@ def command(tmp_path):
     return tmp_path
 
 
-def test_the_command_gets_its_own_argv_cwd_environ_path_and_exit_status(command):
+def test_the_command_gets_its_own_argv_cwd_environ_path_start_method_and_exit_status(command):
+    """A DataLoader's workers in a forked pytest start as in a fresh one (fork on Linux): started
+    from the fork server they were forkserver's, and a planted fault in the worker loop survived."""
     env = os.environ | {"TC_FORKED": "yes", "TC_EXIT": "3", "PYTHONPATH": str(command / "lib")}
     got = [forked.run(["-m", "tc_show", "a", "b c"], cwd=command / "work", env=env, timeout=60)
            for _ in range(2)]   # the second from the same fork server: nothing of the first is left

@@ -5,6 +5,7 @@ scratch directory; nothing runs the real specs, so it stays fast.
 """
 
 import os
+import subprocess
 
 import pytest
 
@@ -199,3 +200,22 @@ def test_a_run_with_a_planted_fault_draws_examples_without_shrinking_them(tmp_pa
     assert phases("--mutant", "broadcast_helper_off_by_one") == ("HYPOTHESIS ['explicit', 'generate', 'reuse', 'target'] None", 1)
     line, status = phases()
     assert "shrink" in line and status == 0, line
+
+
+@pytest.mark.parametrize("chosen, expected", [(None, "ci"), ("thorough", "thorough")])
+def test_each_fault_runs_under_cis_hypothesis_profile_unless_the_caller_chose_one(monkeypatch, chosen, expected):
+    """A kill must not rest on 10 random examples or on this machine's example database."""
+    seen = {}
+
+    def fake_run(argv, *, cwd, env, timeout):
+        seen.update(env)
+        return subprocess.CompletedProcess(argv, 0, "", "")
+
+    if chosen:
+        monkeypatch.setenv("HYPOTHESIS_PROFILE", chosen)
+    else:
+        monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
+    monkeypatch.setattr(forked, "run", fake_run)
+    fault = mutants.Fault("a_fault", ("tensors.faulted",), lambda: None, "", "tensors")
+    mutants_cli.run_one(fault, {}, timeout=5)
+    assert seen["HYPOTHESIS_PROFILE"] == expected

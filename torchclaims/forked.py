@@ -6,11 +6,11 @@ machine to import torch and pytest, and more than one second more for the first
 ``torch.testing.assert_close`` (it imports ``torch.distributed.tensor``). ``run`` starts the
 process from multiprocessing's fork server, which has imported those once (``PRELOAD``): the
 command still runs in a process of its own (its own ``os.environ``, working directory,
-``sys.argv``, ``sys.path`` with its ``PYTHONPATH``, file descriptors 1 and 2, exit status) and
-imports everything else itself, the project's code, hypothesis (pytest rewrites its asserts as a
-plugin's) and the specs included. torch was imported in the fork server's environment, not the
-command's: a command that depends on what torch reads of its environment at import starts with
-``subprocess``.
+``sys.argv``, ``sys.path`` with its ``PYTHONPATH``, file descriptors 1 and 2, exit status,
+multiprocessing's default start method) and imports everything else itself, the project's code,
+hypothesis (pytest rewrites its asserts as a plugin's) and the specs included. torch was imported
+in the fork server's environment, not the command's: a command that depends on what torch reads
+of its environment at import starts with ``subprocess``.
 
 Not for start-up itself (what a command imports, how fast it starts), signals sent to the
 process, or a process tree: those start ``sys.executable`` with ``subprocess``. A module of
@@ -38,6 +38,9 @@ def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) ->
     """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``."""
     # What the fork server imported lives as long as the command: out of the collector's sight
     gc.freeze()
+    # A process the fork server starts inherits its start method ("forkserver"); the command's own
+    # processes (DataLoader workers) start as in a fresh interpreter, by the platform's default
+    multiprocessing.set_start_method(None, force=True)
     for fd, path in ((1, out), (2, err)):
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(target, fd)

@@ -42,7 +42,10 @@ def run_one(fault: mutants.Fault, links, timeout: float) -> tuple[str, float, st
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="torchclaims-mutant-") as tmp:
         red_file = pathlib.Path(tmp) / "red"
-        env = {**os.environ, mutants.RED_CLAIMS_ENV: str(red_file)}
+        # CI's hypothesis profile (50 examples a property, derandomized) unless the caller chose one:
+        # a kill that rests on 10 random examples (the dev profile) or on the local example
+        # database would differ from machine to machine
+        env = {"HYPOTHESIS_PROFILE": "ci", **os.environ, mutants.RED_CLAIMS_ENV: str(red_file)}
         try:
             # forked from an interpreter that imported torch once: a fault's run is its own process
             result = forked.run(_command(fault, links)[1:], cwd=catalog.ROOT, timeout=timeout, env=env)
