@@ -45,6 +45,7 @@ def test_the_command_gets_its_own_argv_cwd_environ_path_start_method_and_exit_st
 
 def test_a_command_past_its_timeout_is_killed_and_raises_as_subprocess_does(command):
     env = os.environ | {"PYTHONPATH": str(command / "lib")}
+    forked.run(["-m", "tc_show"], cwd=command, env=env, timeout=120)   # the fork server is up: its start is not timed
     began = time.monotonic()
     with pytest.raises(subprocess.TimeoutExpired):
         forked.run(["-m", "tc_sleep"], cwd=command, env=env, timeout=1)
