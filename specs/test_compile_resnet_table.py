@@ -8,6 +8,7 @@ compares them with the material.  Here, on a GPU: that the configurations it tim
 correct models at all.  The table's own arithmetic (+74%, +96%) involves no torch behaviour,
 so no spec checks it (compile.resnet50-speedup-arithmetic is not-checkable).
 """
+import copy
 import sys
 
 import pytest
@@ -40,8 +41,16 @@ def test_resnet50_table_configurations_match_eager_on_cuda(mode):
         with torch.no_grad():
             expected = model(x)
             out = torch.compile(model, mode=mode)(x)
-        # TF32 convolutions and autotuned kernels: compare as PyTorch's own benchmarks do.
-        torch.testing.assert_close(out, expected, rtol=1e-2, atol=1e-2,
-                                   msg=f"torch.compile(resnet50, mode={mode!r}) differs from eager on CUDA")
+            exact = copy.deepcopy(model).double()(x.double())
+        # Eager's TF32 convolutions and the compiled kernels round differently (a fixed tolerance
+        # failed on an H200, torch 2.11): judged as PyTorch's own accuracy check does
+        # (torch._dynamo.utils.same with an fp64 reference), the compiled output's RMS error against
+        # float64 at most twice eager's own, plus a floor of 1e-3 of the output's RMS.
+        def rms_error(y):
+            return torch.sqrt(torch.mean((y.double() - exact) ** 2)).item()
+        scale = torch.sqrt(torch.mean(exact ** 2)).item()
+        assert rms_error(out) <= 2 * rms_error(expected) + 1e-3 * scale, (
+            f"torch.compile(resnet50, mode={mode!r}) differs from eager on CUDA: RMS error against float64 "
+            f"{rms_error(out):.3g}, eager's {rms_error(expected):.3g}, output RMS {scale:.3g}")
     finally:
         torch._dynamo.reset()

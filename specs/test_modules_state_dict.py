@@ -199,7 +199,9 @@ def test_reference_loader_strips_prefix_and_loads_strictly(ref, wrap):
     result = ref.checkpoint.load_state_dict_stripping_prefix(target, state)
     assert result.missing_keys == [] and result.unexpected_keys == []
     for key, value in source.state_dict().items():
-        torch.testing.assert_close(target.state_dict()[key], value, msg=lambda m: f"{key}: {m}")
+        # where CUDA is present nn.DataParallel moves its module to the first GPU (its __init__):
+        # the values are what the loader carries over, the target stays where it was made
+        torch.testing.assert_close(target.state_dict()[key], value, check_device=False, msg=lambda m: f"{key}: {m}")
 
 
 @pytest.mark.claim("modules.strip-module-prefix-loader")

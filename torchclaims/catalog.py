@@ -124,7 +124,8 @@ OPTIONAL = (
     "refs",      # list of citations (PyTorch docs, issues, source) backing the truth
     "versions",  # for version-dependent claims: the torch range where the material holds
     "differs_from",  # {other claim id = why}: a sibling on the same subject whose verdict may change elsewhere
-    "find",      # the claim finder's cues: [claim.find] subject, says, unless, negated (Cues below)
+    "find",      # the claim finder's cues: [claim.find] subject, says, unless, negated, contrary (Cues below)
+    "examples",  # [claim.examples] asserts, denies, near: sentences run as the finder's tests (Examples below)
 )
 # Which benchmark measures a claim is not a catalog field: the benchmark's own ``claim``
 # marker says it (links.bench_links reads it).
@@ -142,15 +143,44 @@ class Cues:
     - ``unless``: phrases that show the passage is about something else (a sibling claim).
     - ``negated``: ``says`` is itself a negation ("is not", "不会"): a passage that states the groups
       without a negation then denies the claim.
+    - ``contrary``: phrases that, in a passage about the subject, state the opposite of ``says``
+      ("makes a copy" against "shares memory").
     A phrase with CJK characters matches ignoring white space; a Latin phrase matches whole words,
     case-folded, with ``_``, ``-`` and a space alike, and a trailing ``*`` matches any ending."""
     subject: tuple[str, ...]
     says: tuple[tuple[str, ...], ...]
     unless: tuple[str, ...] = ()
     negated: bool = False
+    contrary: tuple[str, ...] = ()
 
 
-FIND_KEYS = {"subject", "says", "unless", "negated"}
+FIND_KEYS = {"subject", "says", "unless", "negated", "contrary"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Examples:
+    """Sentences in our own words, English and Chinese, that the claim finder is tested on
+    (``[claim.examples]``): each ``asserts`` sentence must be marked as asserting the claim, each
+    ``denies`` one as denying it (where the claim is right, these are its myths), and no ``near``
+    sentence (the same subject, another fact) may be marked as making it."""
+    asserts: tuple[str, ...]
+    denies: tuple[str, ...]
+    near: tuple[str, ...]
+
+
+EXAMPLE_KINDS = ("asserts", "denies", "near")
+
+
+def _check_examples(examples, here: str) -> list[str]:
+    if not isinstance(examples, dict):
+        return [f"{here}: examples must be a table [claim.examples]"]
+    problems = [f"{here}: examples has an unknown key {k!r}; one of {list(EXAMPLE_KINDS)}"
+                for k in examples if k not in EXAMPLE_KINDS]
+    for kind in EXAMPLE_KINDS:
+        value = examples.get(kind)
+        if not (isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value)):
+            problems.append(f"{here}: examples.{kind} must be a non-empty list of sentences")
+    return problems
 
 
 def _check_find(find, here: str) -> list[str]:
@@ -164,8 +194,9 @@ def _check_find(find, here: str) -> list[str]:
     says = find.get("says", [])
     if not (isinstance(says, list) and all(phrases(group) for group in says)):
         problems.append(f"{here}: find.says must be a list of non-empty lists of phrases")
-    if "unless" in find and not phrases(find["unless"]):
-        problems.append(f"{here}: find.unless must be a non-empty list of phrases")
+    for key in ("unless", "contrary"):
+        if key in find and not phrases(find[key]):
+            problems.append(f"{here}: find.{key} must be a non-empty list of phrases")
     if not isinstance(find.get("negated", False), bool):
         problems.append(f"{here}: find.negated must be true or false")
     return problems
@@ -175,7 +206,14 @@ def _cues(find: dict | None) -> Cues | None:
     if not find:
         return None
     return Cues(subject=tuple(find["subject"]), says=tuple(tuple(g) for g in find.get("says", [])),
-                unless=tuple(find.get("unless", ())), negated=bool(find.get("negated", False)))
+                unless=tuple(find.get("unless", ())), negated=bool(find.get("negated", False)),
+                contrary=tuple(find.get("contrary", ())))
+
+
+def _examples(examples: dict | None) -> Examples | None:
+    if not examples:
+        return None
+    return Examples(*(tuple(s.strip() for s in examples[kind]) for kind in EXAMPLE_KINDS))
 
 
 class CatalogError(ValueError):
@@ -198,6 +236,7 @@ class Claim:
     # change at different releases say why (lint's siblings-disagree rule asks for it).
     differs_from: tuple[tuple[str, str], ...] = ()
     find: Cues | None = None
+    examples: Examples | None = None
 
     def differs_reason(self, other: str) -> str | None:
         """Why this claim's verdict may differ from the sibling ``other``'s, or None."""
@@ -271,6 +310,8 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
         problems.append(f"{here}: a version-dependent claim needs 'versions' (where the material holds)")
     if "find" in entry:
         problems += _check_find(entry["find"], here)
+    if "examples" in entry:
+        problems += _check_examples(entry["examples"], here)
     if "differs_from" in entry:
         notes = entry["differs_from"]
         if not isinstance(notes, dict) or not notes:
@@ -347,6 +388,7 @@ def _load(folder: pathlib.Path) -> dict[str, Claim]:
                 versions=entry.get("versions"),
                 differs_from=tuple((k, v.strip()) for k, v in entry.get("differs_from", {}).items()),
                 find=_cues(entry.get("find")),
+                examples=_examples(entry.get("examples")),
             )
     for c in claims.values():
         for other, _ in c.differs_from:
