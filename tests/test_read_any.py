@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, finder, reader
+from torchclaims import anchors, catalog, cli, find, reader
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
 
@@ -51,7 +51,7 @@ def test_json_contract_offsets_index_the_file_text(tmp_path, capsys, cued):
     ]
     for m in data["marks"]:
         assert set(m) == {"claim", "start", "end", "stance", "confidence", "how", "verdict"}
-        assert finder.SHOWN <= m["confidence"] <= 1
+        assert find.SHOWN <= m["confidence"] <= 1
 
 
 def test_all_adds_the_hidden_marks(tmp_path, capsys, cued):
@@ -60,7 +60,7 @@ def test_all_adds_the_hidden_marks(tmp_path, capsys, cued):
     path.write_text(POST, encoding="utf-8")
     default, everything = run_json(capsys, str(path)), run_json(capsys, str(path), "--all")
     extra = [m for m in everything["marks"] if m not in default["marks"]]
-    assert extra and all(m["stance"] == "mentions" or m["confidence"] < finder.SHOWN for m in extra)
+    assert extra and all(m["stance"] == "mentions" or m["confidence"] < find.SHOWN for m in extra)
     assert all(m["stance"] != "mentions" for m in default["marks"])
 
 

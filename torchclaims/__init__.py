@@ -10,10 +10,10 @@ LAYERS = {
     "__init__": 0, "errors": 0, "versions": 0, "catalog": 0, "links": 0, "impl": 0, "measure": 0,
     "strings": 0, "strings_en": 0, "strings_zh": 0, "optional": 0, "files": 0, "forked": 0, "anchors": 0, "segment": 0, "documents": 0,
     # 1 results: what a run found, the faults, the lessons, the finder's marks of a document
-    "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1, "finder": 1, "marks": 1,
+    "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1, "marks": 1,
     # 2 views: what people read (reports, pages, lints)
     "scoreboard": 2, "learn": 2, "matrix": 2, "matrix_page": 2, "bench": 2, "lint": 2, "spec_ast": 2, "reader": 2,
-    "doclint": 2, "finder_eval": 2, "measured": 2,
+    "doclint": 2, "measured": 2,
     # 3 entries: pytest and the command line
     "plugin": 3, "cli": 3, "mutants_cli": 3, "anchors_cli": 3, "matrix_cli": 3, "workbook_cli": 3,
     "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "__main__": 3,

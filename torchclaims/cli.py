@@ -319,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
         ("anchors", "anchors_cli", "propose, show and record where the documents make each claim"),
         ("lint", "doclint", "check tutorials (.md .rst .txt .ipynb .html) for statements wrong on this torch"),
-        ("finder-eval", "finder_eval", "the claim finder's precision, recall and stance accuracy, measured"),
+        ("finder-eval", "find.evaluate", "the claim finder's precision, recall and stance accuracy, measured"),
+        ("finder-fit", "find.fit", "fit the claim finder's decision (weights.json) and show its reliability"),
     ):
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.set_defaults(delegate=module)

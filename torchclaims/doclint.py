@@ -20,7 +20,7 @@ import pathlib
 import re
 import sys
 
-from . import anchors, catalog, documents, finder, marks, measured
+from . import anchors, catalog, documents, find, marks, measured
 from .errors import Parser, UsageError
 from .files import write_whole
 from .strings import default_lang, text, translate
@@ -87,8 +87,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders of them")
     parser.add_argument("--format", choices=("text", "sarif"), default="text")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    parser.add_argument("--min-confidence", type=float, default=finder.SHOWN, metavar="X",
-                        help=f"the lowest confidence reported, 0 to 1 (default {finder.SHOWN})")
+    parser.add_argument("--min-confidence", type=float, default=find.SHOWN, metavar="X",
+                        help=f"the lowest confidence reported, 0 to 1 (default {find.SHOWN})")
     parser.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
     parser.add_argument("--history", metavar="DIR", help="verdicts from a folder of claims reports (default reports/claims/)")
     parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by (default the newest)")
@@ -108,7 +108,7 @@ def main(argv: list[str]) -> int:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     found = anchors.load()
     verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
-    the_finder = finder.Finder(claims)
+    the_finder = find.Finder(claims)
     results = []
     for path in paths:
         doc = documents.load(path)

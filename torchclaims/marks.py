@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import anchors, documents, finder
+from . import anchors, documents, find
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,13 +51,13 @@ class Result:
     placed: anchors.Placed | None    # the anchors' placement, where the document is a seed
     torch: str | None
 
-    def shown(self, everything: bool = False, threshold: float = finder.SHOWN) -> list[Marked]:
+    def shown(self, everything: bool = False, threshold: float = find.SHOWN) -> list[Marked]:
         """The marks a reader sees: by default statements at or above the threshold."""
         if everything:
             return list(self.marks)
         return [m for m in self.marks if m.how == "anchor" or (m.stance != "mentions" and m.confidence >= threshold)]
 
-    def as_json(self, everything: bool = False, threshold: float = finder.SHOWN) -> dict:
+    def as_json(self, everything: bool = False, threshold: float = find.SHOWN) -> dict:
         out = {"document": str(self.document.path), "chars": len(self.document.text), "torch": self.torch,
                "marks": [m.as_json() for m in self.shown(everything, threshold)]}
         if self.document.extracted:
@@ -68,7 +68,7 @@ class Result:
 
 
 def mark(doc: documents.Document, claims: dict, found: anchors.AnchorSet, measured: dict,
-         the_finder: finder.Finder | None = None, use_anchors: bool = True, progress=None) -> Result:
+         the_finder: find.Finder | None = None, use_anchors: bool = True, progress=None) -> Result:
     """The document's marks: by its anchors when it is one of the four documents (and
     ``use_anchors``), else by the finder."""
     placed = None
@@ -76,12 +76,12 @@ def mark(doc: documents.Document, claims: dict, found: anchors.AnchorSet, measur
         placed = _place(doc, found)
     if placed is not None and placed.placed:
         marks = [Marked(p.anchor.claim, s, e, "asserts", 1.0, "anchor",
-                        finder.verdict("asserts", material(measured, p.anchor.claim)))
+                        find.verdict("asserts", material(measured, p.anchor.claim)))
                  for p in placed.placed if p.anchor.claim in claims for s, e in p.spans]
     else:
-        the_finder = the_finder or finder.Finder(claims)
+        the_finder = the_finder or find.Finder(claims)
         marks = [Marked(m.claim, m.start, m.end, m.stance, m.confidence, "found",
-                        finder.verdict(m.stance, material(measured, m.claim)), m.why)
+                        find.verdict(m.stance, material(measured, m.claim)), m.why)
                  for m in the_finder.find(doc.text, progress=progress)]
     marks.sort(key=lambda m: (m.start, m.end, m.claim))
     return Result(doc, marks, placed, measured.get("torch"))

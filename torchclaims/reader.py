@@ -21,7 +21,7 @@ import pathlib
 import shutil
 import sys
 
-from . import anchors, catalog, documents, finder, marks
+from . import anchors, catalog, documents, find, marks
 from .errors import Parser, UsageError
 from .files import write_whole
 from .measured import verdicts
@@ -507,7 +507,7 @@ def main(argv: list[str]) -> int:
         hidden = len(result.marks) - len(result.shown(args.all))
         print(text(args.lang, "read:found_wrote", n=len(placed.placed), path=out))
         if hidden:
-            print("  " + text(args.lang, "read:found_hidden", n=hidden, shown=finder.SHOWN))
+            print("  " + text(args.lang, "read:found_hidden", n=hidden, shown=find.SHOWN))
         if not placed.placed:
             print("  " + text(args.lang, "read:found_none"))
     return 0

@@ -29,9 +29,10 @@ import sys
 import tempfile
 import tomllib
 
-from . import anchors, catalog, documents, finder
-from .errors import Parser, UsageError
-from .segment import Sentences
+from .. import anchors, catalog, documents
+from ..errors import Parser, UsageError
+from ..segment import Sentences
+from . import finder
 
 DEFAULT_SET = catalog.ROOT / "tests" / "finder_set"
 

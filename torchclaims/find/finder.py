@@ -1,0 +1,208 @@
+"""The claim finder's pipeline, in one pass over a text's units (segment.py): structure gives each
+unit its context (structure.py); candidates are the claims whose subject phrase the automaton
+finds in the unit or its context, and the claims most similar to it (similar.py); for each, the
+cues' findings over a window of one to three units of a paragraph (cues.py, stance.py) and the
+similarities become named features (features.py), and the fitted decision (decide.py) gives the
+probability that the passage makes the claim and the stance. Every mark says why."""
+from __future__ import annotations
+
+import dataclasses
+
+import ahocorasick
+
+from .. import catalog
+from ..segment import Sentences, comment_of
+from . import decide, features, similar, structure
+from .cues import Compiled, Hit
+from .normal import key, normal, squeeze
+from .stance import negations, reported_anywhere
+from .words import words
+
+SHOWN = 0.5      # marks below this confidence are shown with --all only
+KEEP = 0.25      # below this a candidate is no mark at all, not even a mention
+RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on the same passage is hidden
+WINDOW = 3       # units in a passage, at most
+TOP = 5          # the most similar claims that become candidates
+SIM_MIN = 0.2    # ... when at least this similar
+
+
+@dataclasses.dataclass(frozen=True)
+class Mark:
+    claim: str
+    start: int
+    end: int
+    stance: str
+    confidence: float
+    why: str          # what the decision rested on, for a reader who asks
+    evidence: int = 0  # characters of the passage its cues matched: a sibling with far fewer loses
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    claim: str
+    start: int
+    end: int
+    makes: dict
+    denies: dict
+    question: bool
+    hit: Hit | None
+    evidence: int
+
+
+class Finder:
+    """The catalog's cues, similarity index and fitted weights, built once; ``find(text)`` gives the marks."""
+
+    def __init__(self, claims: dict[str, catalog.Claim], model: decide.Model | None = None):
+        self.claims = {cid: c for cid, c in claims.items() if c.find is not None}
+        self.cues = {cid: c.find for cid, c in self.claims.items()}
+        self._compiled: dict[str, Compiled] = {}
+        self.automaton = ahocorasick.Automaton()
+        subjects: dict[str, set[str]] = {}
+        for cid, cues in self.cues.items():
+            for phrase in cues.subject:
+                k = key(phrase.rstrip("*"))
+                if k:
+                    subjects.setdefault(k, set()).add(cid)
+        for k, cids in subjects.items():
+            self.automaton.add_word(k, tuple(sorted(cids)))
+        self.automaton.make_automaton()
+        self.index = similar.Index(similar.claim_texts(self.claims))
+        self.model = model or decide.load()
+
+    def claim(self, cid: str) -> Compiled:
+        compiled = self._compiled.get(cid)
+        if compiled is None:
+            compiled = self._compiled[cid] = Compiled(cid, self.cues[cid])
+        return compiled
+
+    def _named(self, keyed: str) -> set[str]:
+        found: set[str] = set()
+        for _, cids in self.automaton.iter(keyed):
+            found.update(cids)
+        return found
+
+    def candidates(self, text: str, sentences: Sentences | None = None, progress=None,
+                   markdown: bool = True) -> list[Candidate]:
+        """Every (passage, claim) the decision weighs, with its features."""
+        sentences = sentences or Sentences(text)
+        units = sentences.units
+        ctx = structure.contexts(text, units, markdown)
+        w = words()
+        # a code line states something only through its comment
+        states = [u.kind != "code" or comment_of(text[u.start:u.end]) is not None for u in units]
+        norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
+        out: list[Candidate] = []
+        for i, unit in enumerate(units):
+            if progress and i % 500 == 0:
+                progress(unit.start, len(text))
+            if not states[i] or not norms[i].strip():
+                continue
+            norm = norms[i]
+            scores = self.index.scores(norm)
+            ranked = sorted(((max(a, d), cid) for cid, (a, d) in scores.items()), reverse=True)
+            rank_of = {cid: r for r, (_, cid) in enumerate(ranked)}
+            context = normal(ctx[i].context) if ctx[i].context else ""
+            cands = self._named(squeeze(norm)) | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
+            if context:
+                cands |= self._named(squeeze(context))
+            question = norm.rstrip().endswith(("?", "？"))
+            hedge = bool(w.hedge.search(norm))
+            parity = negations(norm) % 2 == 1
+            reported = reported_anywhere(norm)
+            for cid in cands:
+                compiled = self.claim(cid)
+                hit, width, via = None, 1, False
+                for span in range(1, WINDOW + 1):
+                    j = i + span - 1
+                    if j >= len(units) or units[j].block != unit.block or units[j].kind != unit.kind:
+                        break
+                    if not states[j]:
+                        continue
+                    joined = " ".join(norms[i:j + 1])
+                    if compiled.vetoed(joined):
+                        break
+                    h = compiled.hit(joined)
+                    if span == 1:
+                        hit = h
+                    if h is not None and h.full:
+                        hit, width = h, span
+                        break
+                if (hit is None or not hit.full) and context and not compiled.vetoed(context):
+                    h = compiled.hit(context + " : " + norm)
+                    if h is not None and (hit is None or h.groups > hit.groups):
+                        hit, via = h, True
+                if compiled.vetoed(norm):
+                    continue
+                sim_a, sim_d = scores.get(cid, (0.0, 0.0))
+                sim = max(sim_a, sim_d)
+                rank = rank_of.get(cid, len(ranked))
+                best_other = next((s for s, c in ranked if c != cid), 0.0)
+                rivals = sum(1 for s, c in ranked[:10] if c != cid and s >= sim - 0.05)
+                end = units[i + width - 1].end
+                make = features.makes(hit, via, width, sim, rank, best_other, rivals, unit.kind, question, hedge,
+                                      end - unit.start)
+                deny = features.denies(hit, parity, hit.contrary if hit else 0, sim_a, sim_d, reported,
+                                       compiled.cues.negated)
+                out.append(Candidate(cid, unit.start, end, make, deny, question, hit, hit.evidence if hit else 0))
+        return out
+
+    def find(self, text: str, sentences: Sentences | None = None, progress=None, markdown: bool = True) -> list[Mark]:
+        """Every mark in ``text``: for each claim, its passages, best first, none overlapping."""
+        raw = []
+        for c in self.candidates(text, sentences, progress, markdown):
+            p = self.model.makes(c.makes)
+            if p < KEEP and c.hit is None:
+                continue
+            q = self.model.denies(c.denies)
+            # where every cue group matched, the cues' positions decide (negation scope, reported
+            # beliefs), unless a contrary phrase said plainly says otherwise; elsewhere the fitted stance
+            full = c.hit is not None and c.hit.full
+            denies = (c.hit.denies or c.hit.contrary > 0) if full else q >= 0.5
+            stance = "denies" if denies else "asserts"
+            if c.question or p < SHOWN:
+                stance, p = "mentions", min(p, SHOWN - 0.01)   # a mention is never shown by default
+            why = (f"{c.hit.why}; " if c.hit else "") + f"p={p:.2f} ({self.model.makes.explain(c.makes)})"
+            if stance != "mentions":
+                why += f"; denies p={q:.2f} ({self.model.denies.explain(c.denies)})"
+            if p < KEEP:
+                continue
+            raw.append(Mark(c.claim, c.start, c.end, stance, min(p, 0.99), why, c.evidence))
+        return resolve(raw)
+
+
+def resolve(raw: list[Mark]) -> list[Mark]:
+    """One mark per claim and passage, no two marks of a claim overlapping; where several claims
+    compete for the same passage, one whose cues matched far less of it than a rival's is hidden."""
+    raw.sort(key=lambda m: (-(m.stance != "mentions"), -m.confidence, m.end - m.start, m.start, m.claim))
+    kept: list[Mark] = []
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for m in raw:
+        spans = taken.setdefault(m.claim, [])
+        if any(a < m.end and m.start < b for a, b in spans):
+            continue
+        spans.append((m.start, m.end))
+        kept.append(m)
+    by_span: dict[tuple[int, int], list[Mark]] = {}
+    for m in kept:
+        if m.stance != "mentions":
+            by_span.setdefault((m.start, m.end), []).append(m)
+    out = []
+    for m in kept:
+        rivals = by_span.get((m.start, m.end), [])
+        if m.stance != "mentions" and len(rivals) > 1:
+            best = max(r.evidence for r in rivals)
+            if m.evidence < RIVAL * best:   # a sibling matched far more of this passage: it is the one made here
+                m = dataclasses.replace(m, confidence=min(m.confidence, SHOWN - 0.01), why=m.why + "; a rival matched more")
+        out.append(m)
+    out.sort(key=lambda m: (m.start, m.end, m.claim))
+    return out
+
+
+def verdict(stance: str, material: str) -> str:
+    """What the passage's statement is on a torch where the claim's material verdict is
+    ``material`` (right, wrong, partly or anything else: not measured)."""
+    if stance == "mentions" or material not in ("right", "wrong", "partly"):
+        return "not measured"
+    if material == "partly" or stance == "asserts":
+        return material
+    return "right" if material == "wrong" else "wrong"

@@ -1,0 +1,174 @@
+"""``python -m torchclaims finder-fit``: fit the finder's decision and measure its reliability.
+
+The training rows are every candidate (passage, claim) the pipeline weighs (finder.candidates) in
+three sources: the labelled set (``tests/finder_set/``), the four documents with their anchors
+(each anchored span asserts its claim) and the catalog's example sentences (``[claim.examples]``:
+asserts, denies and near). A candidate is positive when a label (anchor, example) of its claim
+that asserts or denies it overlaps it. Two logistic regressions (scikit-learn, a development
+dependency; the finder itself only reads the weights): whether the passage makes the claim, and,
+for those that do, whether it denies it. The reliability table comes from 5-fold cross-validation
+grouped by document, so each figure is measured on documents the fold's model was not fitted on.
+Writes ``torchclaims/find/weights.json`` (or ``-o``) whole, through a temporary file.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import pathlib
+import sys
+
+from .. import anchors, catalog, files
+from ..errors import Parser, UsageError
+from . import decide, evaluate, features, finder, similar
+
+BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
+
+
+@dataclasses.dataclass
+class Row:
+    group: str
+    makes: list[float]
+    denies: list[float]
+    y_makes: int
+    y_denies: int
+
+
+def _placeholder() -> decide.Model:
+    zero = decide.Logistic(features.MAKES, (0.0,) * len(features.MAKES), 0.0)
+    return decide.Model(zero, decide.Logistic(features.DENIES, (0.0,) * len(features.DENIES), 0.0), {})
+
+
+def documents_to_fit(claims: dict, seeds: bool = True) -> list[tuple[str, str, list[evaluate.Label]]]:
+    """(group, text, labels) of every training document."""
+    out = []
+    docs, labels = evaluate.load_labels(evaluate.DEFAULT_SET)
+    for name, doc in docs.items():
+        out.append((f"set/{name}", doc.text, [lab for lab in labels if lab.document == name]))
+    if seeds:
+        found = anchors.load()
+        for seed in catalog.SEED_FILES:
+            path = anchors.seeds_dir() / seed
+            if not path.exists():
+                raise UsageError(f"{path}: the seed documents are not here (../shared/seeds/ or TORCHCLAIMS_SEEDS_DIR)")
+            text = path.read_text(encoding="utf-8")
+            placed = anchors.place(text, [a for a in found.anchors if a.document == seed])
+            out.append((f"seed/{seed}", text, [evaluate.Label(seed, p.anchor.claim, "asserts", *span)
+                                                for p in placed.placed for span in p.spans]))
+    for cid, claim in claims.items():
+        if claim.examples is None:
+            continue
+        parts, labs, at = [], [], 0
+        for kind in ("asserts", "denies", "near"):
+            for sentence in getattr(claim.examples, kind):
+                if kind != "near":
+                    labs.append(evaluate.Label(cid, cid, kind, at, at + len(sentence)))
+                parts.append(sentence)
+                at += len(sentence) + 2
+        out.append((f"examples/{claim.topic}", "\n\n".join(parts), labs))
+    return out
+
+
+def rows(the_finder: finder.Finder, docs) -> list[Row]:
+    """The candidates of every document as rows. An example sentence is weighed against an index
+    without its own topic's examples: a sentence is never compared with itself."""
+    out = []
+    full_index = the_finder.index
+    held_out: dict[str, similar.Index] = {}
+    for group, text, labels in docs:
+        made = [lab for lab in labels if lab.stance != "mentions"]
+        if group.startswith("examples/"):
+            topic = group.split("/")[1]
+            if topic not in held_out:
+                held_out[topic] = similar.Index([t for t in similar.claim_texts(the_finder.claims)
+                                                 if not (t[0].startswith(topic + ".") and t[3])])
+            the_finder.index = held_out[topic]
+        else:
+            the_finder.index = full_index
+        for c in the_finder.candidates(text):
+            match = [lab for lab in made if lab.claim == c.claim and lab.start < c.end and c.start < lab.end]
+            out.append(Row(group, [c.makes[n] for n in features.MAKES], [c.denies[n] for n in features.DENIES],
+                           int(bool(match)), int(any(lab.stance == "denies" for lab in match))))
+    return out
+
+
+EXAMPLE_WEIGHT = 0.5   # an example sentence's weight in the stance fit: documents state stance by negation, examples by meaning
+
+
+def _fit(x, y, weight=None):
+    from sklearn.linear_model import LogisticRegression
+    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y, sample_weight=weight)
+
+
+def _weights(rows_: list[Row]) -> list[float]:
+    return [EXAMPLE_WEIGHT if r.group.startswith("examples/") else 1.0 for r in rows_]
+
+
+def reliability(data: list[Row]) -> dict:
+    """Out-of-fold probabilities (5 folds grouped by document): for each confidence bin, how many
+    candidates and how many of them make the claim; and the stance accuracy above SHOWN."""
+    from sklearn.model_selection import GroupKFold
+    groups = [r.group.split("/")[0] + "/" + r.group.split("/")[1] for r in data]
+    x = [r.makes for r in data]
+    y = [r.y_makes for r in data]
+    prob = [0.0] * len(data)
+    deny_prob = [0.0] * len(data)
+    for train, test in GroupKFold(n_splits=5).split(x, y, groups):
+        model = _fit([x[i] for i in train], [y[i] for i in train])
+        pos = [i for i in train if y[i]]
+        stance = _fit([data[i].denies for i in pos], [data[i].y_denies for i in pos], _weights([data[i] for i in pos]))
+        for i, p in zip(test, model.predict_proba([x[i] for i in test])[:, 1]):
+            prob[i] = float(p)
+        for i, q in zip(test, stance.predict_proba([data[i].denies for i in test])[:, 1]):
+            deny_prob[i] = float(q)
+    docs = [i for i, r in enumerate(data) if not r.group.startswith("examples/")]   # documents only
+    table = []
+    for lo, hi in zip(BINS, BINS[1:]):
+        inside = [i for i in docs if lo <= prob[i] < hi]
+        table.append({"from": lo, "to": min(hi, 1.0), "candidates": len(inside),
+                      "right": sum(y[i] for i in inside)})
+    above = [i for i in docs if prob[i] >= finder.SHOWN and y[i]]
+    stance_right = sum(1 for i in above if (deny_prob[i] >= 0.5) == bool(data[i].y_denies))
+    return {"bins": table, "stance_right": stance_right, "stance_of": len(above),
+            "positives": sum(y[i] for i in docs), "found": len(above)}
+
+
+def fit(claims: dict, seeds: bool = True) -> dict:
+    the_finder = finder.Finder(claims, model=_placeholder())
+    data = rows(the_finder, documents_to_fit(claims, seeds))
+    makes = _fit([r.makes for r in data], [r.y_makes for r in data])
+    pos = [r for r in data if r.y_makes]
+    denies = _fit([r.denies for r in pos], [r.y_denies for r in pos], _weights(pos))
+    return {
+        "makes": {"names": list(features.MAKES), "coef": [round(float(v), 4) for v in makes.coef_[0]],
+                  "intercept": round(float(makes.intercept_[0]), 4)},
+        "denies": {"names": list(features.DENIES), "coef": [round(float(v), 4) for v in denies.coef_[0]],
+                   "intercept": round(float(denies.intercept_[0]), 4)},
+        "fitted": {"date": datetime.date.today().isoformat(), "rows": len(data), "positives": len(pos),
+                   "denials": sum(r.y_denies for r in pos),
+                   "sources": "tests/finder_set labels, the four documents' anchors" * seeds + ", [claim.examples]",
+                   "reliability": reliability(data)},
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m torchclaims finder-fit", description=__doc__.splitlines()[0])
+    parser.add_argument("-o", metavar="FILE", default=str(decide.WEIGHTS), help="where the weights go (default: the package's)")
+    parser.add_argument("--no-seeds", action="store_true", help="fit without the four documents (a clone without them)")
+    args = parser.parse_args(argv)
+    try:
+        claims = catalog.load()
+    except catalog.CatalogError as exc:
+        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    weights = fit(claims, seeds=not args.no_seeds)
+    files.write_whole(pathlib.Path(args.o), json.dumps(weights, indent=1, ensure_ascii=False) + "\n")
+    rel = weights["fitted"]["reliability"]
+    print(f"wrote {args.o}: {weights['fitted']['rows']} rows, {weights['fitted']['positives']} positive")
+    for b in rel["bins"]:
+        share = b["right"] / b["candidates"] if b["candidates"] else 0.0
+        print(f"  confidence {b['from']:.1f}-{b['to']:.1f}: {b['candidates']:5d} candidates, {share:.2f} right")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,84 @@
+"""How alike a passage and each claim's texts are: character n-gram TF-IDF cosine (Latin runs as
+3- and 4-grams inside word boundaries, the way scikit-learn's ``char_wb`` cuts them; CJK runs as
+bigrams). A claim's texts are its ``says`` in both languages and its example sentences (those that
+assert it, those that deny it, apart); a passage's similarity to a claim is its best cosine with
+any of them. n-grams found in more than MAX_DF of all texts carry no weight (they are the language,
+not the subject), which also keeps the inverted index short."""
+from __future__ import annotations
+
+import collections
+import math
+import re
+
+from .normal import normal
+
+MAX_DF = 0.08
+_LATIN = re.compile(r"[a-z0-9_.]+")
+_CJK = re.compile(r"[\u3400-\u9fff]+")
+
+
+def grams(norm: str) -> collections.Counter:
+    out: collections.Counter = collections.Counter()
+    for m in _LATIN.finditer(norm):
+        w = f" {m.group(0)} "
+        for n in (3, 4):
+            for i in range(max(1, len(w) - n + 1)):
+                out[w[i:i + n]] += 1
+    for m in _CJK.finditer(norm):
+        run = m.group(0)
+        if len(run) == 1:
+            out[run] += 1
+        for i in range(len(run) - 1):
+            out[run[i:i + 2]] += 1
+    return out
+
+
+class Index:
+    """The claims' texts as TF-IDF vectors with an inverted index; ``scores(text)`` gives, for each
+    claim with any shared n-gram, (best cosine with an asserting text, best with a denying one)."""
+
+    def __init__(self, texts: list[tuple[str, str, str, bool]]):
+        """``texts``: (claim id, kind 'asserts' or 'denies', sentence, whether it is an example)."""
+        counted = [(cid, kind, grams(normal(t))) for cid, kind, t, _ in texts]
+        df: collections.Counter = collections.Counter()
+        for _, _, g in counted:
+            df.update(g.keys())
+        n = len(counted)
+        self.idf = {g: math.log((1 + n) / (1 + c)) + 1 for g, c in df.items() if c <= MAX_DF * n}
+        self.owner = [(cid, kind) for cid, kind, _ in counted]
+        self.postings: dict[str, list[tuple[int, float]]] = collections.defaultdict(list)
+        for i, (_, _, g) in enumerate(counted):
+            vec = self._weights(g)
+            for gram, weight in vec.items():
+                self.postings[gram].append((i, weight))
+
+    def _weights(self, g: collections.Counter) -> dict[str, float]:
+        vec = {k: (1 + math.log(c)) * self.idf[k] for k, c in g.items() if k in self.idf}
+        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        return {k: v / norm for k, v in vec.items()}
+
+    def scores(self, norm: str) -> dict[str, tuple[float, float]]:
+        acc: dict[int, float] = collections.defaultdict(float)
+        for gram, weight in self._weights(grams(norm)).items():
+            for i, w in self.postings.get(gram, ()):
+                acc[i] += weight * w
+        best: dict[str, list[float]] = {}
+        for i, score in acc.items():
+            cid, kind = self.owner[i]
+            pair = best.setdefault(cid, [0.0, 0.0])
+            k = 0 if kind == "asserts" else 1
+            if score > pair[k]:
+                pair[k] = score
+        return {cid: (a, d) for cid, (a, d) in best.items()}
+
+
+def claim_texts(claims) -> list[tuple[str, str, str, bool]]:
+    """Every claim's texts for the index: says, says_zh and the asserting examples as 'asserts',
+    the denying examples as 'denies'; the last field says whether the text is an example."""
+    out = []
+    for cid, claim in claims.items():
+        out += [(cid, "asserts", claim.says, False), (cid, "asserts", claim.says_zh, False)]
+        if claim.examples is not None:
+            out += [(cid, "asserts", s, True) for s in claim.examples.asserts]
+            out += [(cid, "denies", s, True) for s in claim.examples.denies]
+    return out
