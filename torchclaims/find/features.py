@@ -9,7 +9,7 @@ from .cues import Hit
 # whether the passage makes the claim (as an assertion or a denial)
 MAKES = ("cue_full", "cue_share", "cue_subject", "cue_context", "cue_api", "cue_window", "cue_spread",
          "cue_contrary", "sim_best", "sim_top", "sim_rank", "sim_margin", "sim_rivals", "code", "heading",
-         "question", "hedge", "short", "long")
+         "question", "hedge", "short", "long", "full_margin", "share_sim")
 # given that it does: whether it denies it
 DENIES = ("rule_turned", "rule_kept", "rule_plain", "parity_rule", "contrary", "sim_denies_margin")
 
@@ -37,6 +37,9 @@ def makes(hit: Hit | None, via_context: bool, width: int, sim: float, rank: int,
         "hedge": float(hedge),
         "short": float(chars < 25),
         "long": min(1.0, chars / 400),
+        # interactions: where the cues matched, a rival's similarity counts for less
+        "full_margin": float(full) * max(-0.5, min(0.5, sim - best_other)),
+        "share_sim": (hit.groups / hit.of if hit is not None and hit.of else 0.0) * sim,
     }
 
 

@@ -7,6 +7,7 @@ probability that the passage makes the claim and the stance. Every mark says why
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import ahocorasick
 
@@ -22,8 +23,19 @@ SHOWN = 0.5      # marks below this confidence are shown with --all only
 KEEP = 0.25      # below this a candidate is no mark at all, not even a mention
 RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on the same passage is hidden
 WINDOW = 3       # units in a passage, at most
-TOP = 5          # the most similar claims that become candidates
-SIM_MIN = 0.2    # ... when at least this similar
+TOP = 10         # the most similar claims that become candidates
+SIM_MIN = 0.12   # ... when at least this similar
+# a statement has a predicate: a unit shorter than this (a label, "# Training loop", "- ImageNet:")
+# states nothing, though it may give the next unit its subject
+MIN_WORDS, MIN_CJK = 3, 5
+_WORD = re.compile(r"[a-z0-9_.()]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
+_LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\s*$|[:：]\s*$")
+
+
+def says_something(norm: str) -> bool:
+    return len(_WORD.findall(norm)) >= MIN_WORDS or len(_CJK.findall(norm)) >= MIN_CJK
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,7 +107,7 @@ class Finder:
         for i, unit in enumerate(units):
             if progress and i % 500 == 0:
                 progress(unit.start, len(text))
-            if not states[i] or not norms[i].strip():
+            if not states[i] or not says_something(norms[i]):
                 continue
             norm = norms[i]
             scores = self.index.scores(norm)
@@ -139,7 +151,8 @@ class Finder:
                 best_other = next((s for s, c in ranked if c != cid), 0.0)
                 rivals = sum(1 for s, c in ranked[:10] if c != cid and s >= sim - 0.05)
                 end = units[i + width - 1].end
-                make = features.makes(hit, via, width, sim, rank, best_other, rivals, unit.kind, question, hedge,
+                kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+                make = features.makes(hit, via, width, sim, rank, best_other, rivals, kind, question, hedge,
                                       end - unit.start)
                 deny = features.denies(hit, parity, hit.contrary if hit else 0, sim_a, sim_d, reported,
                                        compiled.cues.negated)
