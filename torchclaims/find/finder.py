@@ -25,9 +25,9 @@ RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on 
 WINDOW = 3       # units in a passage, at most
 TOP = 10         # the most similar claims that become candidates
 SIM_MIN = 0.12   # ... when at least this similar
-# a statement has a predicate: a unit shorter than this (a label, "# Training loop", "- ImageNet:")
-# states nothing, though it may give the next unit its subject
-MIN_WORDS, MIN_CJK = 3, 5
+# a statement has a predicate: a unit of fewer words than this (a Chinese character counting half a
+# word) states nothing ("# Training loop", "- ImageNet:"), though it may give the next unit its subject
+MIN_WORDS = 3
 _WORD = re.compile(r"[a-z0-9_.()]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
@@ -35,7 +35,7 @@ _LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\
 
 
 def says_something(norm: str) -> bool:
-    return len(_WORD.findall(norm)) >= MIN_WORDS or len(_CJK.findall(norm)) >= MIN_CJK
+    return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= MIN_WORDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,8 +107,9 @@ class Finder:
         for i, unit in enumerate(units):
             if progress and i % 500 == 0:
                 progress(unit.start, len(text))
-            if not states[i] or not says_something(norms[i]):
+            if not states[i]:
                 continue
+            alone = says_something(norms[i])   # else the unit only starts a window of two or three
             norm = norms[i]
             scores = self.index.scores(norm)
             ranked = sorted(((max(a, d), cid) for cid, (a, d) in scores.items()), reverse=True)
@@ -134,16 +135,16 @@ class Finder:
                     if compiled.vetoed(joined):
                         break
                     h = compiled.hit(joined)
-                    if span == 1:
+                    if span == 1 and alone:
                         hit = h
-                    if h is not None and h.full:
+                    if h is not None and h.full and (alone or span > 1):
                         hit, width = h, span
                         break
                 if (hit is None or not hit.full) and context and not compiled.vetoed(context):
                     h = compiled.hit(context + " : " + norm)
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
-                if compiled.vetoed(norm):
+                if compiled.vetoed(norm) or (not alone and (hit is None or width == 1)):
                     continue
                 sim_a, sim_d = scores.get(cid, (0.0, 0.0))
                 sim = max(sim_a, sim_d)
