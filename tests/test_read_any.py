@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, find, reader
+from torchclaims import anchors, catalog, cli, doclint, find, marks, reader
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
 
@@ -109,27 +109,55 @@ def test_o_names_the_page_file(tmp_path, cued):
 
 
 def test_lint_lines_and_exit_status(tmp_path, capsys, cued):
-    """Material: none (tooling).  True: one compiler line per mark, path:line:col; exit 1 when a
-    statement is wrong on the chosen torch, 0 when none is."""
+    """Material: none (tooling).  True: one compiler line per error or warning, path:line:col, its
+    severity and a sentence of what the text says and what is true; exit 1 on an error, 0 when
+    there is none; right statements are notes, shown with --notes only."""
     bad = tmp_path / "docs" / "bad.md"
     bad.parent.mkdir()
     bad.write_text(POST, encoding="utf-8")
     good = tmp_path / "good.md"
     good.write_text("detach() 返回的张量与原张量共享内存。\n", encoding="utf-8")
-    assert cli.main(["lint", str(tmp_path / "docs")]) == 1
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith(f"{bad}:5:1: data.num-workers-not-more-better: wrong on torch ")
-    assert len(lines) == 3
-    assert cli.main(["lint", str(good)]) == 0
-    assert capsys.readouterr().out.startswith(f"{good}:1:1: autograd.detach-shares-storage: right on torch ")
+    assert cli.main(["lint", str(tmp_path / "docs"), "--lang", "en"]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{bad}:5:1: error: data.num-workers-not-more-better: the text denies that ")
+    assert "; on torch " in lines[0] and len(lines) == 2
+    assert "2 errors, 0 warnings, judged by torch" in err
+    assert cli.main(["lint", str(good), "--lang", "en"]) == 0
+    assert capsys.readouterr().out == ""
+    assert cli.main(["lint", str(good), "--notes", "--lang", "en"]) == 0
+    assert capsys.readouterr().out.startswith(f"{good}:1:1: note: autograd.detach-shares-storage: the text says ")
+
+
+def test_lint_fails_on_warnings_when_asked(tmp_path, capsys, cued, monkeypatch):
+    """Material: none (tooling).  True: a wrong statement below the error confidence is a warning:
+    exit 0 by default, 1 with --fail-on warning."""
+    monkeypatch.setattr(doclint, "ERROR_AT", 1.0)
+    path = tmp_path / "bad.md"
+    path.write_text(POST, encoding="utf-8")
+    assert cli.main(["lint", str(path), "--lang", "en"]) == 0
+    assert [line.split(": ")[1] for line in capsys.readouterr().out.splitlines()] == ["warning", "warning"]
+    assert cli.main(["lint", str(path), "--fail-on", "warning", "--lang", "en"]) == 1
+
+
+@pytest.mark.parametrize("verdict, confidence, catalog_verdict, expected", [
+    ("wrong", 0.9, "confirmed", "error"), ("wrong", 0.6, "confirmed", "warning"),
+    ("wrong", 0.95, "version-dependent", "warning"), ("partly", 0.9, "partly", "warning"),
+    ("right", 0.9, "confirmed", "note"), ("not measured", 0.9, "gpu-only", "note")])
+def test_a_marks_severity(verdict, confidence, catalog_verdict, expected):
+    """Material: none (tooling).  True: an error needs a wrong statement, the error confidence and a
+    claim that is not version-dependent; partly right is a warning; right is a note."""
+    claim = dataclasses.replace(catalog.load()["autograd.detach-shares-storage"], verdict=catalog_verdict)
+    mark = marks.Marked(claim.id, 0, 1, "asserts", confidence, "found", verdict)
+    assert doclint.level(mark, claim) == expected
 
 
 def test_lint_sarif(tmp_path, capsys, cued):
-    """Material: none (tooling).  True: --format sarif is SARIF 2.1.0 with one result per mark,
-    an error for a wrong statement, and its region."""
+    """Material: none (tooling).  True: --format sarif is SARIF 2.1.0 with one result per shown
+    mark, its level the line's severity, and its region."""
     path = tmp_path / "bad.md"
     path.write_text(POST, encoding="utf-8")
-    assert cli.main(["lint", str(path), "--format", "sarif"]) == 1
+    assert cli.main(["lint", str(path), "--format", "sarif", "--notes"]) == 1
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
     results = sarif["runs"][0]["results"]

@@ -5,12 +5,19 @@ For tutorial authors and their CI. Every document under the paths (``.md``, ``.r
 (the finder, or the anchors for one of the four documents), and each mark is one line in the
 compilers' format::
 
-    path:line:col: claim-id: wrong on torch 2.14.1: <what is true, in one line>
+    path:line:col: error: claim-id: the text says <the claim>; on torch 2.14.1: <what is true>
 
-Lines and columns are 1-based, in the file's text (for a notebook or a web page: in the text
-extracted from it, as ``read --format json`` gives it). ``--format sarif`` writes SARIF 2.1.0
-for code-scanning annotations instead. The exit status is 1 when a passage states something
-wrong on the chosen torch, 0 otherwise, 2 on bad input.
+Severities, so that authors can keep it switched on:
+- ``error``: the passage asserts a claim the specs refute, or denies one they confirm, on the
+  chosen torch, with the finder's confidence at least ERROR_AT;
+- ``warning``: the same below ERROR_AT; a partly right statement; a version-dependent claim (an
+  entry point that moved, a behaviour that changed) stated the old way;
+- ``note``: a right statement, or one no spec measured; shown with ``--notes`` only.
+The exit status is 1 when there is an error (with ``--fail-on warning``: a warning too), 0
+otherwise, 2 on bad input. Lines and columns are 1-based, in the file's text (for a notebook or a
+web page: in the text extracted from it, as ``read --format json`` gives it). ``--format sarif``
+writes SARIF 2.1.0 with the same levels. The torch judged by is the installed one where the
+history has it, else the newest measured, and the summary says which and why.
 """
 from __future__ import annotations
 
@@ -25,7 +32,22 @@ from .errors import Parser, UsageError
 from .files import write_whole
 from .strings import default_lang, text, translate
 
-LEVEL = {"wrong": "error", "partly": "warning", "right": "note", "not measured": "note"}
+ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)
+LEVELS = ("error", "warning", "note")
+
+
+def level(m: marks.Marked, claim: catalog.Claim) -> str:
+    """A mark's severity (see the module doc)."""
+    if m.verdict == "wrong":
+        return "error" if m.confidence >= ERROR_AT and claim.verdict != "version-dependent" else "warning"
+    return "warning" if m.verdict == "partly" else "note"
+
+
+def message(m: marks.Marked, claim: catalog.Claim, torch: str | None, lang: str) -> str:
+    """One sentence: what the text says, and what is true on the torch judged by."""
+    key = "lint:says" if m.stance == "asserts" else "lint:denies"
+    return text(lang, key, says=one_line(claim.text("says", lang), 120).rstrip(".。"), torch=torch or "?",
+                truth=one_line(claim.text("truth", lang)))
 
 
 def one_line(truth: str, limit: int = 200) -> str:
@@ -69,9 +91,8 @@ def sarif(results: list[tuple[marks.Result, list[marks.Marked]]], claims: dict, 
                 "help": {"text": f"pytest specs/ --claim {m.claim}"}})
             (line, col), (end_line, end_col) = doc.line_col(m.start), doc.line_col(m.end)
             out.append({
-                "ruleId": m.claim, "level": LEVEL[m.verdict],
-                "message": {"text": f"{m.verdict} on torch {torch or '?'} ({m.stance}, confidence "
-                                    f"{m.confidence:.2f}): {one_line(claim.text('truth', lang))}"},
+                "ruleId": m.claim, "level": level(m, claim),
+                "message": {"text": message(m, claim, torch, lang)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": doc.path.as_posix()},
                     "region": {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}}}],
@@ -94,6 +115,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by (default the newest)")
     parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
                         help="language of the truths and messages (default: the locale's)")
+    parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                        help="the lowest severity that makes the exit status 1 (default error)")
+    parser.add_argument("--notes", action="store_true", help="also the right statements (level note)")
     args = parser.parse_args(argv)
     if not 0 <= args.min_confidence <= 1:
         raise UsageError(text("en", "lint:confidence", value=args.min_confidence))
@@ -115,7 +139,9 @@ def main(argv: list[str]) -> int:
         if doc.note:
             print(translate(args.lang, doc.note), file=sys.stderr)
         result = marks.mark(doc, claims, found, verdicts, the_finder)
-        results.append((result, result.shown(threshold=args.min_confidence)))
+        shown = [m for m in result.shown(threshold=args.min_confidence)
+                 if args.notes or level(m, claims[m.claim]) != "note"]
+        results.append((result, shown))
     torch = verdicts.get("torch")
     if args.format == "sarif":
         out = json.dumps(sarif(results, claims, torch, args.lang), ensure_ascii=False, indent=1) + "\n"
@@ -124,17 +150,20 @@ def main(argv: list[str]) -> int:
         for result, shown in results:
             for m in shown:
                 line, col = result.document.line_col(m.start)
-                lines.append(f"{result.document.path}:{line}:{col}: {m.claim}: {m.verdict} on torch {torch or '?'}: "
-                             f"{one_line(claims[m.claim].text('truth', args.lang))}")
+                claim = claims[m.claim]
+                lines.append(f"{result.document.path}:{line}:{col}: {level(m, claim)}: {m.claim}: "
+                             f"{message(m, claim, torch, args.lang)}")
         out = "".join(line + "\n" for line in lines)
     if args.output:
         write_whole(pathlib.Path(args.output), out)
     else:
         sys.stdout.write(out)
-    wrong = sum(m.verdict == "wrong" for _, shown in results for m in shown)
-    total = sum(len(shown) for _, shown in results)
-    print(text(args.lang, "lint:summary", n=len(paths), found=total, wrong=wrong, torch=torch or "?"), file=sys.stderr)
-    return 1 if wrong else 0
+    counts = {lv: sum(level(m, claims[m.claim]) == lv for _, shown in results for m in shown) for lv in LEVELS}
+    print(text(args.lang, "lint:summary", n=len(paths), errors=counts["error"], warnings=counts["warning"],
+               torch=torch or "?", why=text(args.lang, f"lint:why_{verdicts.get('why', 'newest')}",
+                                            installed=verdicts.get("installed") or "?")), file=sys.stderr)
+    failing = LEVELS[:LEVELS.index(args.fail_on) + 1]
+    return 1 if any(counts[lv] for lv in failing) else 0
 
 
 if __name__ == "__main__":

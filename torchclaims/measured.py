@@ -7,6 +7,7 @@ cache while no spec file changes.
 """
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import pathlib
 
@@ -35,6 +36,10 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
             raise UsageError(text("en", "read:no_history_json", path=history))
     if not paths:
         return {"torch": None, "versions": [], "claims": {}}
+    installed = installed_torch()
+    why = "chosen" if (torch or report) else "newest"
+    if not torch and installed and len(paths) > 1 and _chosen_report(paths, installed, strict=True):
+        torch, why = installed, "installed"   # the installed torch where the history has it
     if one_release and len(paths) > 1:
         paths = [_chosen_report(paths, torch)]
         torch = None
@@ -55,7 +60,16 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
         out[row["id"]] = {"material": cells[column], "history": row["history"] if len(versions) > 1 else "",
                           "history_zh": row["history_zh"] if len(versions) > 1 else "",
                           "cells": cells, "reason": row["cells"][column]["reason"]}
-    return {"torch": versions[column], "versions": versions, "claims": out}
+    return {"torch": versions[column], "versions": versions, "claims": out, "why": why, "installed": installed}
+
+
+def installed_torch() -> str | None:
+    """The installed torch's release (2.14.1 for 2.14.1+cpu), read from its metadata: lint needs no
+    torch, and importing it would cost seconds."""
+    try:
+        return importlib.metadata.version("torch").split("+")[0]
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 LINKS_CACHE = catalog.ROOT / "build" / "cache" / "spec-links.json"   # build/ is ignored by git
@@ -82,9 +96,10 @@ def current_links() -> dict[str, list[tuple[str, bool]]]:
     return links
 
 
-def _chosen_report(paths: list[str], torch: str | None) -> str:
+def _chosen_report(paths: list[str], torch: str | None, strict: bool = False) -> str | None:
     """The report of the release ``--torch`` names (the newest where it names none), in the
-    matrix's column order, read without checking all the others."""
+    matrix's column order, read without checking all the others. ``strict``: the CPU report of
+    exactly that release, or None."""
     heads = []
     for path in paths:
         try:
@@ -94,6 +109,8 @@ def _chosen_report(paths: list[str], torch: str | None) -> str:
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             return path      # a broken report: let the full check report it, in its words
     heads.sort()
+    if strict:
+        return next((path for key, name, path in heads if name == torch and key[0] == 0), None)
     if not torch:
         return heads[-1][2]
     matches = [path for _, name, path in heads if name == torch or name.startswith(torch)]

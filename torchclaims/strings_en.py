@@ -181,7 +181,12 @@ EN = {
         "lint:no_path": "{path}: no such file or folder",
         "lint:confidence": "--min-confidence {value}: give a number from 0 to 1",
         "lint:no_document": "no document (.md .rst .txt .ipynb .html) under {paths}",
-        "lint:summary": "{n} {n:document|documents}, {found} {found:statement|statements} found, {wrong} wrong on torch {torch}",
+        "lint:summary": "{n} {n:document|documents}: {errors} {errors:error|errors}, {warnings} {warnings:warning|warnings}, judged by torch {torch} ({why})",
+        "lint:why_installed": "the installed torch",
+        "lint:why_newest": "the newest release measured; the installed torch {installed} is not in the history",
+        "lint:why_chosen": "the release asked for",
+        "lint:says": "the text says {says}; on torch {torch}: {truth}",
+        "lint:denies": "the text denies that {says}; on torch {torch}: {truth}",
         # ------------------------------------------------ a claim's history across releases (matrix.history)
         "h:right": "holds", "h:wrong": "wrong", "h:partly": "partly right",
         "h:every": "{verdict} on every release", "h:every_measured": "{verdict} on every release measured ({n} of {total})",
