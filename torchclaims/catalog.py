@@ -145,6 +145,9 @@ class Cues:
       without a negation then denies the claim.
     - ``contrary``: phrases that, in a passage about the subject, state the opposite of ``says``
       ("makes a copy" against "shares memory").
+    - ``half``: for a compound claim, the (0-based) ``says`` groups that, with the subject, state
+      its main half on their own ("view shares memory" of "view only rewrites size and stride and
+      never touches the storage").
     A phrase with CJK characters matches ignoring white space; a Latin phrase matches whole words,
     case-folded, with ``_``, ``-`` and a space alike, and a trailing ``*`` matches any ending."""
     subject: tuple[str, ...]
@@ -152,9 +155,10 @@ class Cues:
     unless: tuple[str, ...] = ()
     negated: bool = False
     contrary: tuple[str, ...] = ()
+    half: tuple[int, ...] = ()
 
 
-FIND_KEYS = {"subject", "says", "unless", "negated", "contrary"}
+FIND_KEYS = {"subject", "says", "unless", "negated", "contrary", "half"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,6 +201,9 @@ def _check_find(find, here: str) -> list[str]:
     for key in ("unless", "contrary"):
         if key in find and not phrases(find[key]):
             problems.append(f"{here}: find.{key} must be a non-empty list of phrases")
+    half = find.get("half", [])
+    if not (isinstance(half, list) and all(isinstance(i, int) and 0 <= i < len(says) for i in half)):
+        problems.append(f"{here}: find.half must list indices of find.says groups (0 to {len(says) - 1})")
     if not isinstance(find.get("negated", False), bool):
         problems.append(f"{here}: find.negated must be true or false")
     return problems
@@ -207,7 +214,7 @@ def _cues(find: dict | None) -> Cues | None:
         return None
     return Cues(subject=tuple(find["subject"]), says=tuple(tuple(g) for g in find.get("says", [])),
                 unless=tuple(find.get("unless", ())), negated=bool(find.get("negated", False)),
-                contrary=tuple(find.get("contrary", ())))
+                contrary=tuple(find.get("contrary", ())), half=tuple(find.get("half", ())))
 
 
 def _examples(examples: dict | None) -> Examples | None:

@@ -92,10 +92,11 @@ class Hit:
     evidence: int             # characters the cues matched
     why: str
     turns: int = 0            # negations, reported markers and opposite phrases: an odd count turns it over
+    half: bool = False        # the groups of the claim's main half matched (catalog.Cues.half), not all
 
     @property
     def full(self) -> bool:
-        return bool(self.subject) and self.of > 0 and self.groups == self.of
+        return bool(self.subject) and self.of > 0 and (self.groups == self.of or self.half)
 
 
 class Compiled:
@@ -121,12 +122,16 @@ class Compiled:
         if m is not None:   # the opposite said plainly denies; said negated or as a reported belief it asserts
             count, reported = stance.flips(norm, m, m.start(), [m.span()])
             contrary = -1 if (count + reported) % 2 else 1
-        found = [h for h in (g.first(norm, subject.span()) for g in self.groups) if h is not None]
+        by_group = [g.first(norm, subject.span()) for g in self.groups]
+        found = [h for h in by_group if h is not None]
+        half = bool(self.cues.half) and len(found) < len(self.groups) and all(by_group[i] for i in self.cues.half)
         why = f"subject {subject.group(0)!r}; " + ", ".join(("!" if f else "") + repr(m.group(0)) for m, f in found)
         evidence = sum(m.end() - m.start() for m, _ in found) + (subject.end() - subject.start())
         spread = max([m.end() for m, _ in found] + [subject.end()]) - min([m.start() for m, _ in found] + [subject.start()])
         # the stance is read at the last cue: a says group's where every group matched, else the
         # last of what matched (a partial match's stance is a weaker feature, features.denies)
+        if half:
+            why += "; one half of the claim"
         last = max([m for m, _ in found] or [subject], key=lambda m: m.end())
         first = min([m.start() for m, _ in found] or [subject.start()])
         spans = [(m.start(), m.end()) for m, _ in found] + [(subject.start(), subject.end())]
@@ -136,4 +141,4 @@ class Compiled:
         if turns:
             why += f"; {turns} flip(s)"
         return Hit(subject.group(0), len(found), len(self.groups), denies, count, reported, spread, contrary,
-                   evidence, why, turns)
+                   evidence, why, turns, half)

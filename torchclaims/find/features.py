@@ -9,17 +9,17 @@ from .cues import Hit
 # whether the passage makes the claim (as an assertion or a denial)
 MAKES = ("cue_full", "cue_share", "cue_subject", "cue_context", "cue_api", "cue_window", "cue_spread",
          "cue_contrary", "sim_best", "sim_top", "sim_rank", "sim_margin", "sim_rivals", "code", "heading",
-         "question", "hedge", "short", "long", "full_margin", "share_sim")
+         "question", "hedge", "short", "long", "full_margin", "share_sim", "cue_elsewhere")
 # given that it does: whether it denies it
 DENIES = ("rule_turned", "rule_kept", "rule_plain", "parity_rule", "contrary", "sim_denies_margin")
 
 
 def makes(hit: Hit | None, via_context: bool, width: int, sim: float, rank: int, best_other: float, rivals: int,
-          kind: str, question: bool, hedge: bool, chars: int) -> dict[str, float]:
+          kind: str, question: bool, hedge: bool, chars: int, beaten: bool) -> dict[str, float]:
     full = hit is not None and hit.full
     return {
         "cue_full": float(full),
-        "cue_share": hit.groups / hit.of if hit is not None and hit.of else 0.0,
+        "cue_share": (1.0 if hit.half else hit.groups / hit.of) if hit is not None and hit.of else 0.0,
         "cue_subject": float(hit is not None and not via_context),
         "cue_context": float(hit is not None and via_context),
         "cue_api": float(hit is not None and any(c in hit.subject for c in "._(")),
@@ -40,6 +40,8 @@ def makes(hit: Hit | None, via_context: bool, width: int, sim: float, rank: int,
         # interactions: where the cues matched, a rival's similarity counts for less
         "full_margin": float(full) * max(-0.5, min(0.5, sim - best_other)),
         "share_sim": (hit.groups / hit.of if hit is not None and hit.of else 0.0) * sim,
+        # another claim's cues all matched here, this one's did not: the passage is about that one
+        "cue_elsewhere": float(beaten),
     }
 
 

@@ -115,14 +115,16 @@ class Finder:
             ranked = sorted(((max(a, d), cid) for cid, (a, d) in scores.items()), reverse=True)
             rank_of = {cid: r for r, (_, cid) in enumerate(ranked)}
             context = normal(ctx[i].context) if ctx[i].context else ""
-            cands = self._named(squeeze(norm)) | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
+            named = self._named(squeeze(norm))
+            cands = named | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
             if context:
                 cands |= self._named(squeeze(context))
             question = norm.rstrip().endswith(("?", "？"))
             hedge = bool(w.hedge.search(norm))
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
-            for cid in cands:
+            found = {}
+            for cid in sorted(cands):
                 compiled = self.claim(cid)
                 hit, width, via = None, 1, False
                 for span in range(1, WINDOW + 1):
@@ -146,6 +148,10 @@ class Finder:
                         hit, via = h, True
                 if compiled.vetoed(norm) or (not alone and (hit is None or width == 1)):
                     continue
+                found[cid] = (hit, width, via)
+            fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
+            for cid, (hit, width, via) in found.items():
+                compiled = self.claim(cid)
                 sim_a, sim_d = scores.get(cid, (0.0, 0.0))
                 sim = max(sim_a, sim_d)
                 rank = rank_of.get(cid, len(ranked))
@@ -154,7 +160,7 @@ class Finder:
                 end = units[i + width - 1].end
                 kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
                 make = features.makes(hit, via, width, sim, rank, best_other, rivals, kind, question, hedge,
-                                      end - unit.start)
+                                      end - unit.start, bool(fully - {cid}) and not (hit and hit.full))
                 deny = features.denies(hit, parity, hit.contrary if hit else 0, sim_a, sim_d, reported,
                                        compiled.cues.negated)
                 out.append(Candidate(cid, unit.start, end, make, deny, question, hit, hit.evidence if hit else 0))
