@@ -10,6 +10,7 @@ import dataclasses
 import re
 
 import ahocorasick
+import numpy
 
 from .. import catalog
 from ..segment import Sentences, comment_of
@@ -79,6 +80,7 @@ class Finder:
             self.automaton.add_word(k, tuple(sorted(cids)))
         self.automaton.make_automaton()
         self.index = similar.Index(similar.claim_texts(self.claims))
+        self.slot = {cid: k for k, cid in enumerate(self.index.claims)}
         self.model = model or decide.load()
 
     def claim(self, cid: str) -> Compiled:
@@ -111,20 +113,26 @@ class Finder:
                 continue
             alone = says_something(norms[i])   # else the unit only starts a window of two or three
             norm = norms[i]
-            scores = self.index.scores(norm)
-            ranked = sorted(((max(a, d), cid) for cid, (a, d) in scores.items()), reverse=True)
-            rank_of = {cid: r for r, (_, cid) in enumerate(ranked)}
+            sim_as, sim_ds = self.index.scores(norm)
+            sims = numpy.maximum(sim_as, sim_ds)
+            order = numpy.argsort(-sims, kind="stable")
+            top = [(float(sims[k]), self.index.claims[k]) for k in order[:TOP + 1].tolist()]
+            ranked = top[:TOP]
             context = normal(ctx[i].context) if ctx[i].context else ""
             named = self._named(squeeze(norm))
             cands = named | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
-            if context:
-                cands |= self._named(squeeze(context))
+            named_context = self._named(squeeze(context)) if context else set()
+            cands |= named_context
             question = norm.rstrip().endswith(("?", "？"))
             hedge = bool(w.hedge.search(norm))
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
             found = {}
             for cid in sorted(cands):
+                if cid not in named and cid not in named_context:
+                    if alone:
+                        found[cid] = (None, 1, False)   # similar, its subject not named: no cue to read
+                    continue
                 compiled = self.claim(cid)
                 hit, width, via = None, 1, False
                 for span in range(1, WINDOW + 1):
@@ -151,18 +159,18 @@ class Finder:
                 found[cid] = (hit, width, via)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
             for cid, (hit, width, via) in found.items():
-                compiled = self.claim(cid)
-                sim_a, sim_d = scores.get(cid, (0.0, 0.0))
+                k = self.slot[cid]
+                sim_a, sim_d = float(sim_as[k]), float(sim_ds[k])
                 sim = max(sim_a, sim_d)
-                rank = rank_of.get(cid, len(ranked))
-                best_other = next((s for s, c in ranked if c != cid), 0.0)
-                rivals = sum(1 for s, c in ranked[:10] if c != cid and s >= sim - 0.05)
+                rank = int(numpy.count_nonzero(sims > sim))
+                best_other = next((s for s, c in top if c != cid), 0.0)
+                rivals = sum(1 for s, c in top[:10] if c != cid and s >= sim - 0.05)
                 end = units[i + width - 1].end
                 kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
                 make = features.makes(hit, via, width, sim, rank, best_other, rivals, kind, question, hedge,
                                       end - unit.start, bool(fully - {cid}) and not (hit and hit.full))
                 deny = features.denies(hit, parity, hit.contrary if hit else 0, sim_a, sim_d, reported,
-                                       compiled.cues.negated)
+                                       self.cues[cid].negated)
                 out.append(Candidate(cid, unit.start, end, make, deny, question, hit, hit.evidence if hit else 0))
         return out
 

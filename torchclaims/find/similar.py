@@ -10,6 +10,8 @@ import collections
 import math
 import re
 
+import numpy
+
 from .normal import normal
 
 MAX_DF = 0.08
@@ -34,8 +36,9 @@ def grams(norm: str) -> collections.Counter:
 
 
 class Index:
-    """The claims' texts as TF-IDF vectors with an inverted index; ``scores(text)`` gives, for each
-    claim with any shared n-gram, (best cosine with an asserting text, best with a denying one)."""
+    """The claims' texts as TF-IDF vectors with an inverted index (NumPy arrays per n-gram);
+    ``scores(text)`` gives, for each claim with any shared n-gram, (best cosine with an asserting
+    text, best with a denying one)."""
 
     def __init__(self, texts: list[tuple[str, str, str, bool]]):
         """``texts``: (claim id, kind 'asserts' or 'denies', sentence, whether it is an example)."""
@@ -46,30 +49,34 @@ class Index:
         n = len(counted)
         self.idf = {g: math.log((1 + n) / (1 + c)) + 1 for g, c in df.items() if c <= MAX_DF * n}
         self.owner = [(cid, kind) for cid, kind, _ in counted]
-        self.postings: dict[str, list[tuple[int, float]]] = collections.defaultdict(list)
+        postings: dict[str, list[tuple[int, float]]] = collections.defaultdict(list)
         for i, (_, _, g) in enumerate(counted):
-            vec = self._weights(g)
-            for gram, weight in vec.items():
-                self.postings[gram].append((i, weight))
+            for gram, weight in self._weights(g).items():
+                postings[gram].append((i, weight))
+        self.postings = {g: (numpy.array([i for i, _ in p], dtype=numpy.int32), numpy.array([w for _, w in p]))
+                         for g, p in postings.items()}
+        self.size = n
+        self.claims = list(dict.fromkeys(cid for cid, _ in self.owner))
+        index = {cid: k for k, cid in enumerate(self.claims)}
+        # where each text's cosine goes: its claim's slot, asserting texts in the first half
+        self.slot = numpy.array([index[cid] + (len(self.claims) if kind == "denies" else 0)
+                                 for cid, kind in self.owner], dtype=numpy.int64)
 
     def _weights(self, g: collections.Counter) -> dict[str, float]:
         vec = {k: (1 + math.log(c)) * self.idf[k] for k, c in g.items() if k in self.idf}
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {k: v / norm for k, v in vec.items()}
 
-    def scores(self, norm: str) -> dict[str, tuple[float, float]]:
-        acc: dict[int, float] = collections.defaultdict(float)
+    def scores(self, norm: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """Per claim of ``self.claims``: the best cosine with an asserting text, with a denying one."""
+        acc = numpy.zeros(self.size)
         for gram, weight in self._weights(grams(norm)).items():
-            for i, w in self.postings.get(gram, ()):
-                acc[i] += weight * w
-        best: dict[str, list[float]] = {}
-        for i, score in acc.items():
-            cid, kind = self.owner[i]
-            pair = best.setdefault(cid, [0.0, 0.0])
-            k = 0 if kind == "asserts" else 1
-            if score > pair[k]:
-                pair[k] = score
-        return {cid: (a, d) for cid, (a, d) in best.items()}
+            posting = self.postings.get(gram)
+            if posting is not None:
+                acc[posting[0]] += weight * posting[1]
+        best = numpy.zeros(2 * len(self.claims))
+        numpy.maximum.at(best, self.slot, acc)
+        return best[:len(self.claims)], best[len(self.claims):]
 
 
 def claim_texts(claims) -> list[tuple[str, str, str, bool]]:
