@@ -79,7 +79,7 @@ class Finder:
         for k, cids in subjects.items():
             self.automaton.add_word(k, tuple(sorted(cids)))
         self.automaton.make_automaton()
-        self.index = similar.Index(similar.claim_texts(self.claims))
+        self.index = similar.Index.cached(similar.claim_texts(self.claims))
         self.slot = {cid: k for k, cid in enumerate(self.index.claims)}
         self.model = model or decide.load()
 

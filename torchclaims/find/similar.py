@@ -7,7 +7,10 @@ not the subject), which also keeps the inverted index short."""
 from __future__ import annotations
 
 import collections
+import hashlib
+import json
 import math
+import pathlib
 import re
 
 import numpy
@@ -35,10 +38,59 @@ def grams(norm: str) -> collections.Counter:
     return out
 
 
+CACHE = pathlib.Path(__file__).resolve().parents[2] / "build" / "cache"   # build/ is ignored by git
+
+
 class Index:
     """The claims' texts as TF-IDF vectors with an inverted index (NumPy arrays per n-gram);
     ``scores(text)`` gives, for each claim with any shared n-gram, (best cosine with an asserting
     text, best with a denying one)."""
+
+    @classmethod
+    def cached(cls, texts: list[tuple[str, str, str, bool]], folder: pathlib.Path = CACHE) -> "Index":
+        """The index of ``texts``, read from ``folder`` when it was built for the same texts (a
+        digest names the file), else built and written there; a read-only checkout builds it."""
+        digest = hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode()).hexdigest()[:16]
+        path = folder / f"similar-{digest}.npz"
+        try:
+            with numpy.load(path, allow_pickle=False) as data:
+                return cls._from_arrays(data)
+        except (OSError, ValueError, KeyError):
+            pass
+        index = cls(texts)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            numpy.savez(tmp, **index._arrays())
+            tmp.replace(path)
+        except OSError:
+            pass
+        return index
+
+    def _arrays(self) -> dict:
+        grams = list(self.postings)
+        lengths = [len(self.postings[g][0]) for g in grams]
+        return {"meta": numpy.array(json.dumps({"grams": grams, "idf": [self.idf[g] for g in grams],
+                                                "owner": self.owner, "claims": self.claims})),
+                "lengths": numpy.array(lengths, dtype=numpy.int64),
+                "idx": numpy.concatenate([self.postings[g][0] for g in grams]) if grams else numpy.zeros(0, numpy.int32),
+                "weight": numpy.concatenate([self.postings[g][1] for g in grams]) if grams else numpy.zeros(0),
+                "slot": self.slot}
+
+    @classmethod
+    def _from_arrays(cls, data) -> "Index":
+        meta = json.loads(str(data["meta"]))
+        index = cls.__new__(cls)
+        index.idf = dict(zip(meta["grams"], meta["idf"]))
+        index.owner = [tuple(o) for o in meta["owner"]]
+        index.claims = meta["claims"]
+        index.size = len(index.owner)
+        index.slot = data["slot"]
+        ends = numpy.cumsum(data["lengths"]).tolist()
+        idx, weight = data["idx"], data["weight"]
+        starts = [0] + ends[:-1]
+        index.postings = {g: (idx[a:b], weight[a:b]) for g, a, b in zip(meta["grams"], starts, ends)}
+        return index
 
     def __init__(self, texts: list[tuple[str, str, str, bool]]):
         """``texts``: (claim id, kind 'asserts' or 'denies', sentence, whether it is an example)."""
