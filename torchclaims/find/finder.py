@@ -26,6 +26,7 @@ RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on 
 WINDOW = 3       # units in a passage, at most
 TOP = 10         # the most similar claims that become candidates
 SIM_MIN = 0.12   # ... when at least this similar
+UNSURE = (0.25, 0.75)   # without a full cue match, a stance probability inside this is no stance: a mention
 # a statement has a predicate: a unit of fewer words than this (a Chinese character counting half a
 # word) states nothing ("# Training loop", "- ImageNet:"), though it may give the next unit its subject
 MIN_WORDS = 3
@@ -113,7 +114,9 @@ class Finder:
                 continue
             alone = says_something(norms[i])   # else the unit only starts a window of two or three
             norm = norms[i]
-            sim_as, sim_ds = self.index.scores(norm)
+            # a code line states through its comment: its likeness is the comment's
+            said = normal(comment_of(text[unit.start:unit.end]) or "") if unit.kind == "code" else norm
+            sim_as, sim_ds = self.index.scores(said)
             sims = numpy.maximum(sim_as, sim_ds)
             order = numpy.argsort(-sims, kind="stable")
             top = [(float(sims[k]), self.index.claims[k]) for k in order[:TOP + 1].tolist()]
@@ -187,7 +190,9 @@ class Finder:
             full = c.hit is not None and c.hit.full
             denies = (c.hit.denies or c.hit.contrary > 0) if full else q >= 0.5
             stance = "denies" if denies else "asserts"
-            if c.question or p < SHOWN:
+            if not full and UNSURE[0] < q < UNSURE[1]:
+                stance = "mentions"   # the claim is here, but nothing tells which way it is said
+            if c.question or p < SHOWN or stance == "mentions":
                 stance, p = "mentions", min(p, SHOWN - 0.01)   # a mention is never shown by default
             why = (f"{c.hit.why}; " if c.hit else "") + f"p={p:.2f} ({self.model.makes.explain(c.makes)})"
             if stance != "mentions":
