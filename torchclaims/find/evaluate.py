@@ -12,6 +12,13 @@ Two measurements:
 
 ``--claim ID`` prints, for one claim, its cues and every mark and miss with the cues that matched.
 
+``--examples`` runs the sentence cases: every claim's ``[claim.examples]`` (an asserting sentence
+must be marked as asserting the claim, a denying one as denying it, a near one not marked as the
+claim at all) and ``tests/content/plain_statements.toml`` (one plain sentence per claim the README
+and the workbook name, each way); it prints the share that pass by kind, and with
+``--misses FILE`` writes the cases that fail (tests/content/finder_known_misses.toml is that list:
+a test fails on a new miss and on a listed case that passes now).
+
 ``--speed`` is the finder's benchmark (a command, not a timed test): documents of 100 KB, 1 MB and
 10 MB made from the labelled set's Markdown, each read with ``read --format json`` and linted with
 ``lint`` in a fresh interpreter, five times; it prints the CPU seconds of each (median, min, max)
@@ -21,6 +28,7 @@ beyond those of an interpreter that only starts (``python -c pass``), and the 10
 from __future__ import annotations
 
 import dataclasses
+import json
 import pathlib
 import resource
 import statistics
@@ -31,10 +39,45 @@ import tomllib
 
 from .. import anchors, catalog, documents
 from ..errors import Parser, UsageError
+from ..files import write_whole
 from ..segment import Sentences
 from . import finder
 
 DEFAULT_SET = catalog.ROOT / "tests" / "finder_set"
+PLAIN = catalog.ROOT / "tests" / "content" / "plain_statements.toml"
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """One sentence and what the finder must do with it."""
+    source: str       # "examples" or "plain"
+    claim: str
+    expect: str       # asserts, denies, or near (no shown mark of the claim)
+    sentence: str
+
+
+def sentence_cases(claims: dict, plain: pathlib.Path = PLAIN) -> list[Case]:
+    cases = [Case("examples", cid, kind, sentence) for cid, claim in claims.items() if claim.examples
+             for kind in catalog.EXAMPLE_KINDS for sentence in getattr(claim.examples, kind)]
+    if plain.exists():
+        for entry in tomllib.loads(plain.read_text(encoding="utf-8")).get("statement", []):
+            cases += [Case("plain", entry["claim"], entry["stance"], entry[lang]) for lang in ("en", "zh")]
+    return cases
+
+
+def passes(the_finder: finder.Finder, case: Case) -> bool:
+    marks = [m for m in shown(the_finder.find(case.sentence)) if m.claim == case.claim]
+    return not marks if case.expect == "near" else any(m.stance == case.expect for m in marks)
+
+
+def misses_toml(failing: list[Case]) -> str:
+    lines = ["# The sentence cases the finder does not get right yet (python -m torchclaims finder-eval --examples",
+             "# --misses FILE writes this list; tests/content/test_finder_sentences.py fails on a case that",
+             "# misses and is not listed, and on a listed case that passes now: shrink it, never grow it by hand).", ""]
+    for c in failing:
+        lines += ["[[miss]]", f"source = {json.dumps(c.source)}", f"claim = {json.dumps(c.claim)}",
+                  f"expect = {json.dumps(c.expect)}", f"sentence = {json.dumps(c.sentence, ensure_ascii=False)}", ""]
+    return "\n".join(lines)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -248,6 +291,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--errors", action="store_true", help="list every wrong mark, miss and wrong stance")
     parser.add_argument("--claim", metavar="ID", action="append", help="explain one claim: cues, anchors, marks in the four documents")
     parser.add_argument("--speed", action="store_true", help="the finder's benchmark: read and lint of 100 KB, 1 MB, 10 MB")
+    parser.add_argument("--examples", action="store_true", help="the sentence cases: every claim's examples and the plain statements")
+    parser.add_argument("--misses", metavar="FILE", help="with --examples: write the cases that fail to FILE (TOML)")
     args = parser.parse_args(argv)
     if args.speed:
         for line in speed():
@@ -258,6 +303,19 @@ def main(argv: list[str]) -> int:
     except catalog.CatalogError as exc:
         raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
     the_finder = finder.Finder(claims)
+    if args.examples:
+        cases = sentence_cases(claims)
+        failing = [c for c in cases if not passes(the_finder, c)]
+        for source in ("examples", "plain"):
+            for kind in ("asserts", "denies", "near"):
+                n = sum(1 for c in cases if c.source == source and c.expect == kind)
+                bad = sum(1 for c in failing if c.source == source and c.expect == kind)
+                if n:
+                    print(f"{source:<9} {kind:<8} {n - bad:5d} of {n:5d} pass ({(n - bad) / n:.3f})")
+        if args.misses:
+            write_whole(pathlib.Path(args.misses), misses_toml(failing))
+            print(f"wrote {args.misses}: {len(failing)} cases")
+        return 0
     if args.claim:
         for cid in args.claim:
             if cid not in claims:
