@@ -19,6 +19,7 @@ import bisect
 import dataclasses
 import json
 import pathlib
+import re
 
 from .errors import UsageError
 from .strings import text
@@ -134,44 +135,63 @@ def notebook_text(raw: str, where: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def html_text(raw: str) -> str:
-    """A web page's visible text, one block per paragraph, code blocks fenced; nothing is run."""
+MAX_DEPTH = 10_000   # lexbor's tree building grows with the square of the nesting: 20,000 deep took 0.6 s, 200,000 a minute
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(/?)>")
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def nesting(raw: str) -> int:
+    """How deep the page's elements nest, counted in one pass over its tags (void and self-closed
+    elements do not nest; a stray closing tag never goes below 0)."""
+    depth = deepest = 0
+    for m in _TAG.finditer(raw):
+        if m.group(1):
+            depth = max(0, depth - 1)
+        elif not m.group(3) and m.group(2).lower() not in VOID:
+            depth += 1
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def html_text(raw: str, where: str = "") -> str:
+    """A web page's visible text, one block per paragraph, code blocks fenced; nothing is run.
+    A page nested deeper than MAX_DEPTH is refused in one line."""
     from selectolax.lexbor import LexborHTMLParser
+    depth = nesting(raw)
+    if depth > MAX_DEPTH:
+        raise UsageError(text("en", "doc:too_deep", path=where, depth=depth, limit=MAX_DEPTH))
     tree = LexborHTMLParser(raw)
     for tag in DROPPED:
         for node in tree.css(tag):
             node.decompose()
     root = tree.body or tree.root
     out: list[str] = []
-
-    def walk(node) -> None:
-        for child in node.iter(include_text=True):
+    # depth first with a stack of its own (a page may nest elements 200,000 deep; recursion would
+    # overflow Python's stack): each entry is a node to open or a string to write
+    stack: list = [root] if root is not None else []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        for child in reversed(list(item.iter(include_text=True))):
             tag = child.tag
             if tag == "-text":
-                out.append(child.text(deep=False).replace("\n", " "))
+                stack.append(child.text(deep=False).replace("\n", " "))
             elif tag == "pre":
-                out.append("\n\n```\n" + child.text().strip("\n") + "\n```\n\n")
+                stack.append("\n\n```\n" + child.text().strip("\n") + "\n```\n\n")
             elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-                out.append("\n\n" + "#" * int(tag[1]) + " " + " ".join(child.text().split()) + "\n\n")
+                stack.append("\n\n" + "#" * int(tag[1]) + " " + " ".join(child.text().split()) + "\n\n")
             elif tag == "li":
-                out.append("\n- ")
-                walk(child)
-                out.append("\n")
+                stack += ["\n", child, "\n- "]
             elif tag in BLOCKS:
-                out.append("\n\n")
-                walk(child)
-                out.append("\n\n")
-            elif tag in ("-comment",):
-                continue
-            else:
-                walk(child)
-
-    if root is not None:
-        walk(root)
-    text = "".join(out)
+                stack += ["\n\n", child, "\n\n"]
+            elif tag != "-comment":
+                stack.append(child)
+    flat = "".join(out)
     # white space runs as one space, but inside fences the lines stay as they are
     fixed, fence = [], False
-    for line in text.split("\n"):
+    for line in flat.split("\n"):
         if line.strip().startswith("```"):
             fence = not fence
             fixed.append("```")
@@ -204,5 +224,5 @@ def load(path: str | pathlib.Path) -> Document:
     if fmt == "notebook":
         content = notebook_text(content, str(path))
     elif fmt == "html":
-        content = html_text(content)
+        content = html_text(content, str(path))
     return Document(target, content, fmt, encoding, note)

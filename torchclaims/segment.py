@@ -183,6 +183,22 @@ def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 out.append((last, m))
                 last = m
         out.append((last, b))
+    return [piece for a, b in out for piece in _hard_cut(text, a, b)]
+
+
+HARD = 2000   # no unit is longer: a text without sentence ends (a megabyte on one line) is cut at spaces
+
+
+def _hard_cut(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` in pieces of at most HARD characters, each cut after the last white space in its
+    second half (or at HARD where there is none), so that every unit's work stays bounded."""
+    out = []
+    while b - a > HARD:
+        space = max(text.rfind(" ", a + HARD // 2, a + HARD), text.rfind("\n", a + HARD // 2, a + HARD))
+        cut = space + 1 if space > 0 else a + HARD
+        out.append((a, cut))
+        a = cut
+    out.append((a, b))
     return out
 
 

@@ -173,6 +173,8 @@ EN = {
         "doc:no_encoding": "{path}: is not text in any encoding this tool knows (a binary file?)",
         "doc:bad_encoding": "{path}: looks like {encoding} but does not decode as it",
         "doc:decoded": "{path}: decoded as {encoding} (not UTF-8); offsets are into the decoded text",
+        "doc:too_deep": ("{path}: its elements nest {depth} deep; pages nested more than {limit} deep are not read "
+                         "(the HTML parser's time grows with the square of the depth)"),
         "doc:notebook": "{path}: not a readable notebook ({why})",
         "doc:folder": "{path}: is a folder; give a document file ({formats})",
         "doc:extension": "{path}: {kind} is not a document this tool reads; give .txt, .md, .rst, .ipynb or .html",
@@ -181,7 +183,8 @@ EN = {
         "lint:no_path": "{path}: no such file or folder",
         "lint:confidence": "--min-confidence {value}: give a number from 0 to 1",
         "lint:no_document": "no document (.md .rst .txt .ipynb .html) under {paths}",
-        "lint:summary": "{n} {n:document|documents}: {errors} {errors:error|errors}, {warnings} {warnings:warning|warnings}, judged by torch {torch} ({why})",
+        "lint:summary": ("{n} {n:document|documents}: {errors} {errors:error|errors}, "
+                         "{warnings} {warnings:warning|warnings}, judged by torch {torch} ({why})"),
         "lint:why_installed": "the installed torch",
         "lint:why_newest": "the newest release measured; the installed torch {installed} is not in the history",
         "lint:why_chosen": "the release asked for",

@@ -156,6 +156,7 @@ ZH = {
         "doc:no_encoding": "{path}：不是本工具认识的任何编码的文本（是二进制文件吗？）",
         "doc:bad_encoding": "{path}：看起来是 {encoding} 编码，却无法按它解码",
         "doc:decoded": "{path}：按 {encoding}（而不是 UTF-8）解码；位置下标指向解码后的文本",
+        "doc:too_deep": "{path}：元素嵌套了 {depth} 层；超过 {limit} 层的网页不读取（HTML 解析的时间随嵌套深度的平方增长）",
         "doc:notebook": "{path}：无法读取的 notebook（{why}）",
         "doc:folder": "{path}：这是文件夹；请给一个文档文件（{formats}）",
         "doc:extension": "{path}：{kind}不是本工具能读的文档；请给 .txt、.md、.rst、.ipynb 或 .html",
