@@ -9,12 +9,14 @@ compilers' format::
 
 Severities, so that authors can keep it switched on:
 - ``error``: the passage asserts a claim the specs refute, or denies one they confirm, on the
-  chosen torch, with the finder's confidence at least ERROR_AT;
+  chosen torch, with the finder's confidence at least ERROR_AT and its stance at least SURE_AT sure;
 - ``warning``: the same below ERROR_AT; a partly right statement; a version-dependent claim (an
   entry point that moved, a behaviour that changed) stated the old way;
 - ``note``: a right statement, or one no spec measured; shown with ``--notes`` only.
 The exit status is 1 when there is an error (with ``--fail-on warning``: a warning too), 0
-otherwise, 2 on bad input. Lines and columns are 1-based, in the file's text (for a notebook or a
+otherwise, 2 on bad input. ``--labels DIR`` measures lint itself on a labelled set (DIR/docs/,
+DIR/labels.toml, the finder-eval format): the share of error lines that sit on a labelled passage
+stating that claim wrongly, and the share of labelled wrong statements an error line catches. Lines and columns are 1-based, in the file's text (for a notebook or a
 web page: in the text extracted from it, as ``read --format json`` gives it). ``--format sarif``
 writes SARIF 2.1.0 with the same levels. The torch judged by is the installed one where the
 history has it, else the newest measured, and the summary says which and why.
@@ -28,18 +30,21 @@ import re
 import sys
 
 from . import anchors, catalog, documents, find, marks, measured
+from .find import evaluate
 from .errors import Parser, UsageError
 from .files import write_whole
 from .strings import default_lang, text, translate
 
 ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)
+SURE_AT = 0.8     # and how sure of its stance the finder must be (a flipped stance turns a right statement into an error)
 LEVELS = ("error", "warning", "note")
 
 
 def level(m: marks.Marked, claim: catalog.Claim) -> str:
     """A mark's severity (see the module doc)."""
     if m.verdict == "wrong":
-        return "error" if m.confidence >= ERROR_AT and claim.verdict != "version-dependent" else "warning"
+        certain = m.confidence >= ERROR_AT and m.sure >= SURE_AT
+        return "error" if certain and claim.verdict != "version-dependent" else "warning"
     return "warning" if m.verdict == "partly" else "note"
 
 
@@ -118,7 +123,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
                         help="the lowest severity that makes the exit status 1 (default error)")
     parser.add_argument("--notes", action="store_true", help="also the right statements (level note)")
+    parser.add_argument("--labels", metavar="DIR", help="measure lint on a labelled set DIR (docs/ and labels.toml)")
     args = parser.parse_args(argv)
+    if args.labels:
+        return score_labels(pathlib.Path(args.labels), args)
     if not 0 <= args.min_confidence <= 1:
         raise UsageError(text("en", "lint:confidence", value=args.min_confidence))
     if args.torch and args.report:
@@ -164,6 +172,36 @@ def main(argv: list[str]) -> int:
                                             installed=verdicts.get("installed") or "?")), file=sys.stderr)
     failing = LEVELS[:LEVELS.index(args.fail_on) + 1]
     return 1 if any(counts[lv] for lv in failing) else 0
+
+
+def score_labels(folder: pathlib.Path, args) -> int:
+    """Lint's error lines against a labelled set: a labelled passage is a wrong statement when it
+    asserts a claim whose measured verdict on the torch judged by is wrong, or denies one that is
+    right; an error line is right when it overlaps a wrong statement of its claim."""
+    docs, labels = evaluate.load_labels(folder)
+    claims = catalog.load()
+    verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    the_finder = find.Finder(claims)
+    errors = right = 0
+    wrong_labels, caught = [], set()
+    for name, doc in docs.items():
+        doc_labels = [lab for lab in labels if lab.document == name]
+        wrong = [lab for lab in doc_labels
+                 if find.verdict(lab.stance, marks.material(verdicts, lab.claim)) == "wrong"]
+        wrong_labels += wrong
+        for m in marks.mark(doc, claims, {}, verdicts, the_finder, use_anchors=False).shown():
+            if level(m, claims[m.claim]) != "error":
+                continue
+            errors += 1
+            hit = [lab for lab in wrong if lab.claim == m.claim and lab.start < m.end and m.start < lab.end]
+            right += bool(hit)
+            caught.update(hit)
+            if not hit and args.notes:
+                print(f"  unlabelled error {name}:{m.start} {m.claim} {m.stance} {doc.text[m.start:m.end][:80]!r}")
+    print(f"lint on {folder} (torch {verdicts.get('torch')}): {errors} error lines, {right} on a labelled wrong "
+          f"statement ({right / errors if errors else 0:.3f}); {len(caught)} of {len(wrong_labels)} labelled wrong "
+          f"statements caught ({len(caught) / len(wrong_labels) if wrong_labels else 0:.3f})")
+    return 0
 
 
 if __name__ == "__main__":

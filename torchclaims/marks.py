@@ -32,6 +32,7 @@ class Marked:
     how: str           # "anchor" or "found"
     verdict: str       # right | wrong | partly | not measured
     why: str = ""
+    sure: float = 1.0  # how sure the finder is of the stance (an anchor: 1)
 
     def as_json(self) -> dict:
         return {"claim": self.claim, "start": self.start, "end": self.end, "stance": self.stance,
@@ -81,7 +82,7 @@ def mark(doc: documents.Document, claims: dict, found: anchors.AnchorSet, measur
     else:
         the_finder = the_finder or find.Finder(claims)
         marks = [Marked(m.claim, m.start, m.end, m.stance, m.confidence, "found",
-                        find.verdict(m.stance, material(measured, m.claim)), m.why)
+                        find.verdict(m.stance, material(measured, m.claim)), m.why, m.sure)
                  for m in the_finder.find(doc.text, progress=progress)]
     marks.sort(key=lambda m: (m.start, m.end, m.claim))
     return Result(doc, marks, placed, measured.get("torch"))

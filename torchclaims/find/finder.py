@@ -49,6 +49,7 @@ class Mark:
     confidence: float
     why: str          # what the decision rested on, for a reader who asks
     evidence: int = 0  # characters of the passage its cues matched: a sibling with far fewer loses
+    sure: float = 1.0  # how sure the fitted stance is of the stance given (lint's errors need it)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,7 +200,8 @@ class Finder:
                 why += f"; denies p={q:.2f} ({self.model.denies.explain(c.denies)})"
             if p < KEEP:
                 continue
-            raw.append(Mark(c.claim, c.start, c.end, stance, min(p, 0.99), why, c.evidence))
+            sure = q if stance == "denies" else 1 - q
+            raw.append(Mark(c.claim, c.start, c.end, stance, min(p, 0.99), why, c.evidence, sure))
         return resolve(raw)
 
 
