@@ -97,6 +97,7 @@ class Score:
     labels: int = 0
     found: int = 0
     misses: list = dataclasses.field(default_factory=list)
+    by_stance: dict = dataclasses.field(default_factory=dict)   # stance -> [labelled, found]
     wrong: list = dataclasses.field(default_factory=list)
     stance_wrong: list = dataclasses.field(default_factory=list)
 
@@ -116,6 +117,10 @@ class Score:
         for f in ("marks", "right", "stance_right", "labels", "found"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.misses += other.misses
+        for k, (n, f) in other.by_stance.items():
+            mine = self.by_stance.setdefault(k, [0, 0])
+            mine[0] += n
+            mine[1] += f
         self.wrong += other.wrong
         self.stance_wrong += other.stance_wrong
 
@@ -187,8 +192,11 @@ def score_document(name: str, text: str, marks: list[finder.Mark], labels: list[
         else:
             score.wrong.append((name, m, text[m.start:m.end]))
     for lab in made:
+        counts = score.by_stance.setdefault(lab.stance, [0, 0])
+        counts[0] += 1
         if any(m.claim == lab.claim and _overlaps((m.start, m.end), widened[lab]) for m in marks):
             score.found += 1
+            counts[1] += 1
         else:
             score.misses.append((name, lab, text[lab.start:lab.end]))
     return score
@@ -278,9 +286,14 @@ def speed(runs: int = 5) -> list[str]:
 
 
 def report(title: str, score: Score) -> str:
-    return (f"{title}: precision {score.precision:.3f} ({score.right}/{score.marks} marks), "
+    line = (f"{title}: precision {score.precision:.3f} ({score.right}/{score.marks} marks), "
             f"recall {score.recall:.3f} ({score.found}/{score.labels} passages), "
             f"stance accuracy {score.stance_accuracy:.3f} ({score.stance_right}/{score.right})")
+    (na, fa), (nd, fd) = score.by_stance.get("asserts", [0, 0]), score.by_stance.get("denies", [0, 0])
+    if na and nd:
+        line += (f"; asserting passages found {fa}/{na}, denying {fd}/{nd} "
+                 f"(a denial found {(fd / nd) / (fa / na) if fa else 0:.2f} times as often)")
+    return line
 
 
 def main(argv: list[str]) -> int:
