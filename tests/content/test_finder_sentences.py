@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 from torchclaims import catalog
-from torchclaims.find import evaluate, finder, stance, structure
+from torchclaims.find import decide, evaluate, finder, fit, stance, structure
 from torchclaims.segment import Sentences
 
 MISSES = evaluate.catalog.ROOT / "tests" / "content" / "finder_known_misses.toml"
@@ -104,3 +104,9 @@ def test_structure_off_turns_cases_red(the_finder, monkeypatch):
     without = found(STRUCTURED)
     assert ("data.num-workers-not-more-better", "- the more the better, always.") not in without
     assert ("autograd.detach-shares-storage", "It returns a tensor that shares memory with the original.") not in without
+
+
+def test_the_fitted_weights_are_for_todays_catalog(claims):
+    """Material: none (tooling).  True: weights.json was fitted on the cues, examples, labels and
+    anchors as they are now (refit with python -m torchclaims finder-fit after changing them)."""
+    assert decide.load().fitted["inputs"] == fit.inputs_digest(claims), "run python -m torchclaims finder-fit"

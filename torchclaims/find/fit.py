@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import json
 import pathlib
 import sys
@@ -133,6 +134,20 @@ def reliability(data: list[Row]) -> dict:
             "positives": sum(y[i] for i in docs), "found": len(above)}
 
 
+def inputs_digest(claims: dict) -> str:
+    """A digest of what the fit reads from the repository: every claim's cues and examples, the
+    labelled set's labels and the anchors (the four documents themselves are not in the repository).
+    weights.json records it; a test fails when the catalog moved on without a new fit."""
+    h = hashlib.sha256()
+    for cid, claim in sorted(claims.items()):
+        h.update(json.dumps([cid, dataclasses.asdict(claim.find) if claim.find else None,
+                             dataclasses.asdict(claim.examples) if claim.examples else None],
+                            ensure_ascii=False, sort_keys=True).encode())
+    for path in [evaluate.DEFAULT_SET / "labels.toml", *sorted(anchors.anchors_dir().glob("*.toml"))]:
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def fit(claims: dict, seeds: bool = True) -> dict:
     the_finder = finder.Finder(claims, model=_placeholder())
     data = rows(the_finder, documents_to_fit(claims, seeds))
@@ -144,7 +159,8 @@ def fit(claims: dict, seeds: bool = True) -> dict:
                   "intercept": round(float(makes.intercept_[0]), 4)},
         "denies": {"names": list(features.DENIES), "coef": [round(float(v), 4) for v in denies.coef_[0]],
                    "intercept": round(float(denies.intercept_[0]), 4)},
-        "fitted": {"date": datetime.date.today().isoformat(), "rows": len(data), "positives": len(pos),
+        "fitted": {"date": datetime.date.today().isoformat(), "inputs": inputs_digest(claims),
+                   "rows": len(data), "positives": len(pos),
                    "denials": sum(r.y_denies for r in pos),
                    "sources": "tests/finder_set labels, the four documents' anchors" * seeds + ", [claim.examples]",
                    "reliability": reliability(data)},
