@@ -191,6 +191,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, cued, argv, fragment
     assert fragment in err and err.count("\n") == 1, err
 
 
+def test_lint_goes_on_past_a_file_it_cannot_read(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: an empty file in a folder is one line on stderr; the files
+    after it are still checked, and the exit status is 2 at the end."""
+    (tmp_path / "a_empty.md").write_bytes(b"")
+    (tmp_path / "b_post.md").write_text(POST, encoding="utf-8")
+    assert cli.main(["lint", str(tmp_path), "--lang", "en"]) == 2
+    out, err = capsys.readouterr()
+    assert "a_empty.md" in err and "is empty" in err
+    assert "b_post.md:5:1: error: data.num-workers-not-more-better" in out
+
+
 SEED = "004_9d58428a819b84da.txt"
 
 

@@ -14,7 +14,8 @@ Severities, so that authors can keep it switched on:
   entry point that moved, a behaviour that changed) stated the old way;
 - ``note``: a right statement, or one no spec measured; shown with ``--notes`` only.
 The exit status is 1 when there is an error (with ``--fail-on warning``: a warning too), 0
-otherwise, 2 on bad input. ``--labels DIR`` measures lint itself on a labelled set (DIR/docs/,
+otherwise, 2 on bad input (a file it cannot read is one line on stderr, and the others are still
+checked). ``--labels DIR`` measures lint itself on a labelled set (DIR/docs/,
 DIR/labels.toml, the finder-eval format): the share of error lines that sit on a labelled passage
 stating that claim wrongly, and the share of labelled wrong statements an error line catches. Lines and columns are 1-based, in the file's text (for a notebook or a
 web page: in the text extracted from it, as ``read --format json`` gives it). ``--format sarif``
@@ -33,7 +34,7 @@ from . import anchors, catalog, documents, find, marks, measured
 from .find import evaluate
 from .errors import Parser, UsageError
 from .files import write_whole
-from .strings import default_lang, text, translate
+from .strings import default_lang, text, translate, usage_line
 
 ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)
 SURE_AT = 0.8     # and how sure of its stance the finder must be (a flipped stance turns a right statement into an error)
@@ -142,14 +143,22 @@ def main(argv: list[str]) -> int:
     verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
     results = []
+    unread = 0
     for path in paths:
-        doc = documents.load(path)
+        try:
+            doc = documents.load(path)
+        except UsageError as exc:   # one line for a file it cannot read, and on to the next
+            print(text(args.lang, "error_line", message=usage_line(args.lang, str(exc))), file=sys.stderr)
+            unread += 1
+            continue
         if doc.note:
             print(translate(args.lang, doc.note), file=sys.stderr)
         result = marks.mark(doc, claims, found, verdicts, the_finder)
         shown = [m for m in result.shown(threshold=args.min_confidence)
                  if args.notes or level(m, claims[m.claim]) != "note"]
         results.append((result, shown))
+    if not results:
+        return 2    # nothing could be read: the lines above said why
     torch = verdicts.get("torch")
     if args.format == "sarif":
         out = json.dumps(sarif(results, claims, torch, args.lang), ensure_ascii=False, indent=1) + "\n"
@@ -171,6 +180,8 @@ def main(argv: list[str]) -> int:
                torch=torch or "?", why=text(args.lang, f"lint:why_{verdicts.get('why', 'newest')}",
                                             installed=verdicts.get("installed") or "?")), file=sys.stderr)
     failing = LEVELS[:LEVELS.index(args.fail_on) + 1]
+    if unread:
+        return 2    # bad input, after every file that could be read was checked
     return 1 if any(counts[lv] for lv in failing) else 0
 
 
