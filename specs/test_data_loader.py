@@ -195,6 +195,17 @@ def test_a_short_last_batch_runs_through_a_standard_model():
         tail.view(32, 3 * 8 * 8)  # a hard-coded batch size is what the short tail breaks
 
 
+@pytest.mark.claim("data.drop-last-shape-mismatch")
+def test_batchnorm_fails_on_one_value_per_channel_not_on_one_sample():
+    """Material: drop_last=True keeps a short final batch from breaking the model.
+    True: BatchNorm2d trains on a (1, C, 8, 8) tail; only one value per channel is refused."""
+    nn.BatchNorm2d(4).train()(torch.randn(1, 4, 8, 8))  # one sample, 64 values per channel: trains
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel"):
+        nn.BatchNorm1d(4).train()(torch.randn(1, 4))
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel"):
+        nn.BatchNorm2d(4).train()(torch.randn(1, 4, 1, 1))
+
+
 @pytest.mark.claim("data.drop-last-shape-mismatch", as_written=True)
 def test_as_written_the_short_last_batch_breaks_a_standard_model():
     """Material: without drop_last the smaller final batch causes a shape mismatch."""

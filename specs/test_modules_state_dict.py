@@ -326,6 +326,32 @@ def test_whole_model_needs_explicit_weights_only_false(tmp_path):
         torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
 
 
+@pytest.mark.claim("modules.whole-model-torch-load")
+@pytest.mark.needs_torch(">=2.6", reason="weights_only=True became torch.load's default in 2.6")
+def test_whole_model_loads_under_the_default_once_its_classes_are_allowed(tmp_path):
+    """Material: torch.load reads a whole saved model back.
+    True: the default refuses it, and loads it once its classes are allowed (safe_globals)."""
+    path = tmp_path / "whole.pth"
+    torch.save(Small(), path)
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
+    with torch.serialization.safe_globals([Small, nn.Conv2d, nn.BatchNorm2d, nn.Linear]):
+        assert isinstance(torch.load(path), Small)  # the default, with the error message's second route
+
+
+@pytest.mark.claim("modules.whole-model-torch-load")
+@pytest.mark.needs_torch(">=2.6", reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD came with the weights_only default in 2.6")
+def test_whole_model_loads_under_the_default_with_the_environment_override(tmp_path, monkeypatch):
+    """Material: torch.load reads a whole saved model back.
+    True: also under the default when TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 is set (trusting the file)."""
+    path = tmp_path / "whole.pth"
+    torch.save(nn.Linear(3, 2), path)
+    with pytest.raises(pickle.UnpicklingError):
+        torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
+    monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
+    assert isinstance(torch.load(path), nn.Linear)  # the default again: the variable is what changed
+
+
 @pytest.mark.claim("modules.whole-model-torch-load", as_written=True, raises=pickle.UnpicklingError, match=r"Weights only load failed")
 def test_as_written_plain_torch_load_of_whole_model(tmp_path):
     """Material: torch.load(path), weights_only not given, returns the saved module.

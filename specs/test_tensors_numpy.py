@@ -26,6 +26,14 @@ def test_ndarray_is_buffer_shape_byte_strides_and_one_dtype():
         f"a[:, ::2] with strides {every_other.strides} claims to be contiguous")
 
 
+@pytest.mark.claim("tensors.ndarray-anatomy", as_written=True)
+def test_as_written_ndarray_strides_count_elements():
+    """Material: strides say how many elements one step along each axis skips.
+    True: they count bytes: (32, 8) for 8-byte integers, (16, 4) for 4-byte ones."""
+    a = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert a.strides == (4, 1), f"np.arange(12).reshape(3, 4).strides = {a.strides}, in elements it would be (4, 1)"
+
+
 @pytest.mark.claim("tensors.ndarray-vs-list-memory")
 def test_ndarray_stores_raw_values_while_a_list_stores_references():
     """Material: [1, 2, 3] needs 3 pointers + 3 int objects; an ndarray stores 3 numbers.
