@@ -78,6 +78,13 @@ def test_show_names_the_whole_verdict():
     assert "[verdict: version-dependent]" in out, f"show {ranged.id} printed {out.splitlines()[:1]}, not the label whole"
 
 
+@pytest.mark.parametrize("name", ["autograd", "自动求导", "Autograd"])
+def test_show_takes_a_topic_by_its_name_in_either_language(name):
+    result = cli("show", name)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("autograd: a topic"), result.stdout.splitlines()[:1]
+
+
 @pytest.mark.parametrize("columns", [80, 130])
 def test_claim_ids_never_wrap_so_they_can_be_copied_into_show(columns):
     result = cli("claims", "--topic", "autograd", "--verdict", "refuted", env=ENGLISH | {"COLUMNS": str(columns)})

@@ -43,6 +43,31 @@ def test_a_notebook_becomes_its_cells_in_order(tmp_path):
     assert doc.text == "# 标题\n说明文字。\n\n```python\ny = x.detach()  # 共享内存\n```\n"
 
 
+def test_a_notebook_without_cell_ids_is_read_without_a_warning(tmp_path, recwarn):
+    """Material: none (tooling).  True: nbformat 4.5 cells without ids are read as they are; nbformat's
+    three-line advice about normalize() is not shown to the reader."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": "detach() 与原张量共享内存。"}]}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert documents.load(path).text == "detach() 与原张量共享内存。\n"
+    assert not [w for w in recwarn if "id field" in str(w.message)]
+
+
+def test_a_page_nested_too_deep_is_refused_in_one_line(tmp_path):
+    """Material: none (tooling).  True: a page nested deeper than MAX_DEPTH is refused before the
+    parser (whose time grows with the square of the depth) sees it; the walk itself keeps no
+    recursion, so a page just under the limit is read."""
+    deep = tmp_path / "deep.html"
+    deep.write_text("<body>" + "<div>" * (documents.MAX_DEPTH + 5) + "x" + "</div>" * (documents.MAX_DEPTH + 5) + "</body>")
+    with pytest.raises(UsageError, match="nest") as info:
+        documents.load(deep)
+    assert "\n" not in str(info.value)
+    ok = tmp_path / "ok.html"
+    ok.write_text("<body>" + "<div>" * 5000 + "detach() 与原张量共享内存。" + "</div>" * 5000 + "</body>")
+    assert "共享内存" in documents.load(ok).text
+
+
 def test_a_web_page_is_its_visible_text_and_no_script(tmp_path):
     """Material: none (tooling).  True: scripts and styles are dropped (never run), <pre> is fenced,
     headings and list items are blocks of their own."""

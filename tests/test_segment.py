@@ -2,6 +2,7 @@
 anchors' check holds spans to, and what the reader highlights."""
 from hypothesis import given, settings, strategies as st
 
+from torchclaims import segment
 from torchclaims.segment import Sentences, comment_of, units
 
 
@@ -87,3 +88,13 @@ def test_units_are_ordered_trimmed_and_disjoint(source):
         piece = source[u.start:u.end]
         assert piece == piece.strip()
         last = u.end
+
+
+def test_no_unit_is_longer_than_the_hard_limit():
+    """Material: none (tooling).  True: a text without sentence ends (a megabyte on one line) is cut
+    at spaces into units of at most HARD characters, so a document is read in linear time."""
+
+    text = "view shares memory with its base and reshape may copy " * 2000
+    got = units(text)
+    assert max(u.end - u.start for u in got) <= segment.HARD and len(got) > 40
+    assert all(text[u.start:u.end].strip() for u in got)

@@ -154,8 +154,11 @@ def show_topic(topic: str, claims, lang: str) -> None:
 def cmd_show(args) -> int:
     claims = _load_catalog()
     lang = args.lang
-    if args.id in catalog.topics(claims):
-        show_topic(args.id, claims, lang)
+    # a topic by its id or by its name in either language (the page shows 自动求导 for autograd)
+    names = {text(code, f"topic:{t}").casefold(): t for t in catalog.topics(claims) for code in ("en", "zh")}
+    topic = args.id if args.id in catalog.topics(claims) else names.get(args.id.strip().casefold())
+    if topic:
+        show_topic(topic, claims, lang)
         return 0
     if args.id not in claims:
         raise UsageError(unknown_claim_message(args.id, claims, lang))

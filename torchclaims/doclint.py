@@ -17,8 +17,9 @@ The exit status is 1 when there is an error (with ``--fail-on warning``: a warni
 otherwise, 2 on bad input (a file it cannot read is one line on stderr, and the others are still
 checked). ``--labels DIR`` measures lint itself on a labelled set (DIR/docs/,
 DIR/labels.toml, the finder-eval format): the share of error lines that sit on a labelled passage
-stating that claim wrongly, and the share of labelled wrong statements an error line catches. Lines and columns are 1-based, in the file's text (for a notebook or a
-web page: in the text extracted from it, as ``read --format json`` gives it). ``--format sarif``
+stating that claim wrongly, and the share of labelled wrong statements an error line catches.
+Lines and columns are 1-based, in the file's text (for a notebook or a web page: in the text
+extracted from it, as ``read --format json`` gives it). ``--format sarif``
 writes SARIF 2.1.0 with the same levels. The torch judged by is the installed one where the
 history has it, else the newest measured, and the summary says which and why.
 """
@@ -31,9 +32,9 @@ import re
 import sys
 
 from . import anchors, catalog, documents, find, marks, measured
-from .find import evaluate
 from .errors import Parser, UsageError
 from .files import write_whole
+from .find import evaluate
 from .strings import default_lang, text, translate, usage_line
 
 ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)

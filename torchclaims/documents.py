@@ -20,6 +20,7 @@ import dataclasses
 import json
 import pathlib
 import re
+import warnings
 
 from .errors import UsageError
 from .strings import text
@@ -115,7 +116,9 @@ def notebook_text(raw: str, where: str) -> str:
     """A notebook's cells in order: Markdown cells as they are, code cells fenced."""
     import nbformat
     try:
-        nb = nbformat.reads(raw, as_version=4)
+        with warnings.catch_warnings():   # a notebook without cell ids is read as it is, without nbformat's advice
+            warnings.simplefilter("ignore", nbformat.warnings.MissingIDFieldWarning)
+            nb = nbformat.reads(raw, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError, nbformat.validator.ValidationError,
             KeyError, TypeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
