@@ -1,4 +1,6 @@
 """The catalog schema: every way an entry can be wrong is reported, naming the entry."""
+import os
+
 import pytest
 
 from torchclaims import catalog
@@ -124,3 +126,16 @@ def test_a_bad_differs_from_note_is_reported(tmp_path, note, message):
                                            encoding="utf-8")
     with pytest.raises(catalog.CatalogError, match=message):
         catalog.load(tmp_path)
+
+
+def test_a_parsed_catalog_file_is_never_read_stale_from_the_cache(tmp_path):
+    """Material: none (tooling).  True: the JSON kept for a catalog file is keyed by its size and
+    modification time, so an edited file is parsed again."""
+
+    path = tmp_path / "topic.toml"
+    path.write_text('[[claim]]\nid = "a.b"\n', encoding="utf-8")
+    assert catalog.parse_toml(path) == {"claim": [{"id": "a.b"}]}
+    assert catalog.parse_toml(path) == {"claim": [{"id": "a.b"}]}   # from the cache now
+    path.write_text('[[claim]]\nid = "a.bc"\n', encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1))
+    assert catalog.parse_toml(path) == {"claim": [{"id": "a.bc"}]}
