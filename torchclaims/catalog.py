@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import hashlib
 import json
 import os
 import pathlib
@@ -369,7 +370,8 @@ def parse_toml(path: pathlib.Path) -> dict:
     A read-only checkout, or a value JSON cannot hold, parses it each time."""
     text = path.read_text(encoding="utf-8")
     stat = path.stat()
-    cached = PARSED / f"{path.parent.name}-{path.stem}-{stat.st_size}-{stat.st_mtime_ns}.json"
+    where = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]   # one file, wherever it lies
+    cached = PARSED / f"{path.stem}-{where}-{stat.st_size}-{stat.st_mtime_ns}.json"
     try:
         return json.loads(cached.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -377,7 +379,7 @@ def parse_toml(path: pathlib.Path) -> dict:
     data = tomllib.loads(text)
     try:
         PARSED.mkdir(parents=True, exist_ok=True)
-        for older in PARSED.glob(f"{path.parent.name}-{path.stem}-*.json"):
+        for older in PARSED.glob(f"{path.stem}-{where}-*.json"):
             older.unlink()   # the file's earlier versions
         write_whole(cached, json.dumps(data, ensure_ascii=False))
     except (OSError, TypeError, ValueError):
