@@ -128,14 +128,17 @@ def test_a_bad_differs_from_note_is_reported(tmp_path, note, message):
         catalog.load(tmp_path)
 
 
-def test_a_parsed_catalog_file_is_never_read_stale_from_the_cache(tmp_path):
+def test_a_parsed_catalog_file_is_never_read_stale_from_the_cache(tmp_path, monkeypatch):
     """Material: none (tooling).  True: the JSON kept for a catalog file is keyed by its size and
     modification time, so an edited file is parsed again."""
-
+    monkeypatch.setattr(catalog, "CLAIMS_DIR", tmp_path)
+    monkeypatch.setattr(catalog, "PARSED", tmp_path / "cache")
     path = tmp_path / "topic.toml"
     path.write_text('[[claim]]\nid = "a.b"\n', encoding="utf-8")
     assert catalog.parse_toml(path) == {"claim": [{"id": "a.b"}]}
+    assert [p.name.split("-")[0] for p in (tmp_path / "cache").iterdir()] == ["topic"]
     assert catalog.parse_toml(path) == {"claim": [{"id": "a.b"}]}   # from the cache now
     path.write_text('[[claim]]\nid = "a.bc"\n', encoding="utf-8")
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1))
     assert catalog.parse_toml(path) == {"claim": [{"id": "a.bc"}]}
+    assert len(list((tmp_path / "cache").iterdir())) == 1   # the earlier version is gone
