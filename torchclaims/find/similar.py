@@ -121,11 +121,13 @@ class Index:
 
     def scores(self, norm: str) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Per claim of ``self.claims``: the best cosine with an asserting text, with a denying one."""
-        acc = numpy.zeros(self.size)
-        for gram, weight in self._weights(grams(norm)).items():
-            posting = self.postings.get(gram)
-            if posting is not None:
-                acc[posting[0]] += weight * posting[1]
+        hits = [(self.postings[g], w) for g, w in self._weights(grams(norm)).items() if g in self.postings]
+        if hits:   # one weighted bincount over every posting the passage's n-grams reach
+            idx = numpy.concatenate([p[0] for p, _ in hits])
+            weights = numpy.concatenate([p[1] * w for p, w in hits])
+            acc = numpy.bincount(idx, weights=weights, minlength=self.size)
+        else:
+            acc = numpy.zeros(self.size)
         best = numpy.zeros(2 * len(self.claims))
         numpy.maximum.at(best, self.slot, acc)
         return best[:len(self.claims)], best[len(self.claims):]
