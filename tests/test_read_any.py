@@ -239,3 +239,16 @@ def test_a_large_document_shows_progress(tmp_path, capsys, cued, monkeypatch):
     data = json.loads(out.out)
     assert data["chars"] > 100_000 and len(data["marks"]) == 3
     assert out.err.count("%") >= 3 and ": 0%" in out.err and ": 100%" in out.err
+
+
+def test_the_page_names_the_torch_it_judges_by_and_why(tmp_path, capsys, cued):
+    """Material: none (tooling).  True: the terminal view and the page say which torch the verdicts
+    come from and why that one (installed, newest measured, or asked for), as lint does."""
+    path = tmp_path / "post.md"
+    path.write_text(POST, encoding="utf-8")
+    assert cli.main(["read", str(path), "--text", "--lang", "en"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "measured on torch " in first and any(why in first for why in (
+        "the installed torch", "the newest measured", "the release asked for")), first
+    assert cli.main(["read", str(path), "--text", "--lang", "en", "--torch", "2.13"]) == 0
+    assert "the release asked for" in capsys.readouterr().out.splitlines()[0]

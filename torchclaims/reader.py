@@ -25,7 +25,7 @@ from . import anchors, catalog, documents, find, marks
 from .errors import Parser, UsageError
 from .files import write_whole
 from .measured import verdicts
-from .strings import LANGS, cell_width, default_lang, section, text, translate, wrap, wrap_spans
+from .strings import LANGS, cell_width, default_lang, fill, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -228,7 +228,9 @@ function translate(){
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = T(el.dataset.t);
   for (const el of document.querySelectorAll('[data-ta]')) { el.setAttribute('aria-label', T(el.dataset.ta)); el.title = T(el.dataset.ta); }
   $('placed').textContent = T('placed').replace('{n}', D.placed);
-  $('measured').textContent = D.torch ? T('measured_on').replace('{torch}', D.torch) : T('no_measure');
+  $('measured').textContent = D.torch ? T('measured_on').replace('{torch}', D.torch)
+    + (D.why ? (D.lang === 'zh' ? '，' : ', ') + T('why_' + D.why.kind).replace('{installed}', D.why.installed) : '')
+    : T('no_measure');
   if (current) show(current);
 }
 document.addEventListener('click', e => {
@@ -255,6 +257,14 @@ $('close').addEventListener('click', closePanel);
 $('tools').addEventListener('click', () => setTools(!$('head').classList.contains('tools-open')));
 $('lang').value = lang; translate(); applyFilters();
 """
+
+
+def torch_why(measured: dict) -> dict | None:
+    """Why the page judges by its torch (measured.verdicts: the installed one where the history has
+    it, else the newest measured, or the one asked for), for the line that names it."""
+    if not measured.get("torch") or not measured.get("why"):
+        return None
+    return {"kind": measured["why"], "installed": measured.get("installed") or "?"}
 
 
 def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) -> dict:
@@ -289,7 +299,7 @@ def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict,
         else:
             body.append(e(piece))
     documents = sorted({p.anchor.document for p in placed.placed})
-    payload = {"lang": lang, "ui": UI, "torch": measured["torch"],
+    payload = {"lang": lang, "ui": UI, "torch": measured["torch"], "why": torch_why(measured),
                "versions": measured["versions"], "placed": len(ids),
                "claims": {cid: claim_payload(cid, claims, measured, documents[0] if len(documents) == 1 else None)
                           for cid in ids}}
@@ -339,6 +349,8 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
     ui = UI[lang]
     body_width = max(20, width - 8)
     said = ui['measured_on'].format(torch=measured['torch']) if measured['torch'] else ui['no_measure']
+    if measured['torch'] and measured.get('why'):   # one torch on screen, and why that one
+        said += ("，" if lang == "zh" else ", ") + fill(ui[f"why_{measured['why']}"], installed=measured.get("installed") or "?")
     colon = "：" if lang == "zh" else ": "
     out = [f"{ui['title']}  " + (f"（{said}）" if lang == "zh" else f"({said})"),
            "  " + "  ".join(f"{MARGIN[k]} {ui[k]}" for k in SEVERITY), ""]
