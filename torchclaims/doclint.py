@@ -119,7 +119,8 @@ def main(argv: list[str]) -> int:
                         help=f"the lowest confidence reported, 0 to 1 (default {find.SHOWN})")
     parser.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
     parser.add_argument("--history", metavar="DIR", help="verdicts from a folder of claims reports (default reports/claims/)")
-    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by (default the newest)")
+    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by "
+                        "(default the installed one where the history has it, else the newest)")
     parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
                         help="language of the truths and messages (default: the locale's)")
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",

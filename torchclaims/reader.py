@@ -449,7 +449,8 @@ def main(argv: list[str]) -> int:
     source.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
     source.add_argument("--history", metavar="DIR", help="verdicts and release history from a folder of claims "
                                                           "reports (default reports/claims/)")
-    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to colour by (default the newest)")
+    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to colour by "
+                        "(default the installed one where the history has it, else the newest)")
     parser.add_argument("--format", choices=("html", "text", "json"), help="the page (default), the document for a "
                         "terminal with the verdicts in the margin, or the marks as JSON")
     parser.add_argument("--text", action="store_true", help="the same as --format text")
