@@ -341,6 +341,7 @@ def test_whole_model_loads_under_the_default_once_its_classes_are_allowed(tmp_pa
 
 @pytest.mark.claim("modules.whole-model-torch-load")
 @pytest.mark.needs_torch(">=2.6", reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD came with the weights_only default in 2.6")
+@pytest.mark.filterwarnings("ignore:Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD:UserWarning")   # torch says what it did
 def test_whole_model_loads_under_the_default_with_the_environment_override(tmp_path, monkeypatch):
     """Material: torch.load reads a whole saved model back.
     True: also under the default when TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 is set (trusting the file)."""
