@@ -12,7 +12,7 @@ from .strings import LANGS, VERDICT_KEYS, table as strings_table, text, translat
 HTML_STYLE = """
 body{font-family:system-ui,sans-serif;font-size:13px;margin:1em 2em}
 #table{overflow:auto;max-height:calc(100vh - 2em);max-width:100%;border:1px solid #ccc;overscroll-behavior-x:contain}
-table{border-collapse:separate;border-spacing:0}td,th{border:solid #ccc;border-width:0 1px 1px 0;padding:2px 3px;text-align:center}
+table{border-collapse:separate;border-spacing:0}td,th{border:solid #ccc;border-width:0 1px 1px 0;padding:2px 2px;text-align:center}
 td.id,td.hist{text-align:left}td.hist{min-width:9em}th{position:sticky;top:0;background:#f4f4f4;z-index:2;font-size:11px;font-weight:600}
 td.id,th:first-child{position:sticky;left:0;background:#fff;z-index:1;border-right:2px solid #bbb}th:first-child{background:#f4f4f4;z-index:3}
 td.id{min-width:11em}td.id code,li{overflow-wrap:anywhere}

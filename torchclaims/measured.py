@@ -48,7 +48,9 @@ def verdicts(report: str | None, history: str | None, torch: str | None, claims:
     reports = [matrix.rederive(r, claims, links) for r in matrix.load_reports(paths, validate=not (one_release and committed))]
     data = matrix.build(reports)
     versions = data["versions"]
-    column = len(versions) - 1
+    # the newest CPU column by default: a GPU run's column (2.11.0 cuda (H200)) is a machine of its own
+    cpu = [i for i, r in enumerate(reports) if matrix.accelerator(r) == "cpu"]   # in column order (load_reports)
+    column = cpu[-1] if cpu else len(versions) - 1
     if torch:
         matches = [i for i, v in enumerate(versions) if v == torch or v.startswith(torch)]
         if not matches:
@@ -109,6 +111,8 @@ def _chosen_report(paths: list[str], torch: str | None, strict: bool = False) ->
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             return path      # a broken report: let the full check report it, in its words
     heads.sort()
+    if not torch:   # the newest CPU report: a GPU run's report is a column of its own
+        heads = [h for h in heads if h[0][0] == 0] or heads
     if strict:
         return next((path for key, name, path in heads if name == torch and key[0] == 0), None)
     if not torch:
