@@ -336,7 +336,7 @@ def test_whole_model_loads_under_the_default_once_its_classes_are_allowed(tmp_pa
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
     with torch.serialization.safe_globals([Small, nn.Conv2d, nn.BatchNorm2d, nn.Linear]):
-        assert isinstance(torch.load(path), Small)  # the default, with the error message's second route
+        assert isinstance(torch.load(path), Small)  # weights_only left at its default on purpose: allow-listed
 
 
 @pytest.mark.claim("modules.whole-model-torch-load")
@@ -350,7 +350,7 @@ def test_whole_model_loads_under_the_default_with_the_environment_override(tmp_p
     with pytest.raises(pickle.UnpicklingError):
         torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
     monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
-    assert isinstance(torch.load(path), nn.Linear)  # the default again: the variable is what changed
+    assert isinstance(torch.load(path), nn.Linear)  # weights_only left at its default on purpose: the variable decides
 
 
 @pytest.mark.claim("modules.whole-model-torch-load", as_written=True, raises=pickle.UnpicklingError, match=r"Weights only load failed")

@@ -211,18 +211,26 @@ def evaluate_set(folder: pathlib.Path, the_finder: finder.Finder, threshold: flo
     return total
 
 
-def evaluate_seeds(the_finder: finder.Finder, threshold: float = finder.SHOWN) -> Score:
-    """The four documents, anchors set aside: anchored claims found at their anchors (recall), and
-    the finder's marks that sit on an anchor of their claim (precision against the anchors)."""
+def seed_documents() -> list[tuple[str, str, list[Label]]]:
+    """The four documents, each with its anchored spans as labels (stance asserts: the material's
+    own statements)."""
     found = anchors.load()
-    total = Score()
+    out = []
     for seed in catalog.SEED_FILES:
         path = anchors.seeds_dir() / seed
         if not path.exists():
             raise UsageError(f"{path}: the seed documents are not here (../shared/seeds/ or TORCHCLAIMS_SEEDS_DIR)")
         text = path.read_text(encoding="utf-8")
         placed = anchors.place(text, [a for a in found.anchors if a.document == seed])
-        labels = [Label(seed, p.anchor.claim, "asserts", *span) for p in placed.placed for span in p.spans]
+        out.append((seed, text, [Label(seed, p.anchor.claim, "asserts", *span) for p in placed.placed for span in p.spans]))
+    return out
+
+
+def evaluate_seeds(the_finder: finder.Finder, threshold: float = finder.SHOWN) -> Score:
+    """The four documents, anchors set aside: anchored claims found at their anchors (recall), and
+    the finder's marks that sit on an anchor of their claim (precision against the anchors)."""
+    total = Score()
+    for seed, text, labels in seed_documents():
         marks = shown(the_finder.find(text), threshold)
         score = score_document(seed, text, marks, labels)
         score.stance_right = score.right   # anchors carry no stance

@@ -47,15 +47,7 @@ def documents_to_fit(claims: dict, seeds: bool = True) -> list[tuple[str, str, l
     for name, doc in docs.items():
         out.append((f"set/{name}", doc.text, [lab for lab in labels if lab.document == name]))
     if seeds:
-        found = anchors.load()
-        for seed in catalog.SEED_FILES:
-            path = anchors.seeds_dir() / seed
-            if not path.exists():
-                raise UsageError(f"{path}: the seed documents are not here (../shared/seeds/ or TORCHCLAIMS_SEEDS_DIR)")
-            text = path.read_text(encoding="utf-8")
-            placed = anchors.place(text, [a for a in found.anchors if a.document == seed])
-            out.append((f"seed/{seed}", text, [evaluate.Label(seed, p.anchor.claim, "asserts", *span)
-                                                for p in placed.placed for span in p.spans]))
+        out += [(f"seed/{seed}", text, labels) for seed, text, labels in evaluate.seed_documents()]
     for cid, claim in claims.items():
         if claim.examples is None:
             continue
