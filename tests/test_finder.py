@@ -7,7 +7,7 @@ import re
 import pytest
 
 from torchclaims import catalog, find
-from torchclaims.find import decide, features
+from torchclaims.find import cues, decide, features
 
 Cues = catalog.Cues
 
@@ -167,3 +167,14 @@ def test_every_catalog_cue_compiles_and_is_specific():
         assert not {s.strip().casefold() for s in cues.subject} <= generic, cid
         for group in cues.says:   # a negation is the stance's business: a claim that something does not happen is negated
             assert not lone & {p.strip().casefold().rstrip("*") for p in group if not p.startswith("!")}, cid
+
+
+def test_every_concept_a_cue_names_is_defined():
+    """Material: none (tooling).  True: each "@name" in a claim's says groups is a concept of
+    torchclaims/find/concepts.toml; an unknown one is reported with its claim."""
+    claims = catalog.load()
+    assert cues.unknown_concepts(claims) == []
+    assert any(any(p.lstrip("!").startswith("@") for g in c.find.says for p in g) for c in claims.values())
+    view = claims["tensors.view-changes-only-metadata"]
+    planted = {view.id: dataclasses.replace(view, find=dataclasses.replace(view.find, says=(("@no-such-concept",),)))}
+    assert cues.unknown_concepts(planted) == [f"{view.id}: @no-such-concept"]

@@ -1,9 +1,8 @@
 """What a sentence means can lie outside it: a list item takes its subject from the lead-in line
 above the list, a table row from the table's header, a sentence that opens with "it" / "它" / "这"
-from the sentence before it in its paragraph, and every sentence sits under a heading. The
-Markdown structure comes from a real parser (markdown-it-py, CommonMark with tables); each unit
-gets its ``context`` (lead-in, header or previous sentence) and its ``heading``. URLs are never
-statements: they are blanked before matching."""
+from the sentence before it in its paragraph. The Markdown structure comes from a real parser
+(markdown-it-py, CommonMark with tables); each unit gets its ``context`` (lead-in, header or
+previous sentence). URLs are never statements: they are blanked before matching."""
 from __future__ import annotations
 
 import bisect
@@ -21,7 +20,6 @@ URL = re.compile(r"https?://\S+|www\.\S+")
 @dataclasses.dataclass(frozen=True)
 class Context:
     context: str = ""     # lead-in line, table header or the previous sentence
-    heading: str = ""
 
 
 def _line_starts(text: str) -> list[int]:
@@ -31,10 +29,10 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _markdown_regions(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]]]:
-    """(first line, end line, context) of each list and table body; (line, text) of each heading."""
+def _markdown_regions(text: str) -> list[tuple[int, int, str]]:
+    """(first line, end line, context) of each list and table body."""
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
-    regions, headings = [], []
+    regions = []
     last_para: tuple[int, str] | None = None     # (end line, text) of the last top-level paragraph
     depth = 0
     header: list[str] = []
@@ -48,8 +46,6 @@ def _markdown_regions(text: str) -> tuple[list[tuple[int, int, str]], list[tuple
             depth -= 1
         elif tok.type == "paragraph_open" and depth == 0 and tok.map and i + 1 < len(tokens):
             last_para = (tok.map[1], tokens[i + 1].content)
-        elif tok.type == "heading_open" and tok.map and i + 1 < len(tokens):
-            headings.append((tok.map[0], tokens[i + 1].content))
         elif tok.type == "thead_open":
             in_head, header = True, []
         elif tok.type == "thead_close":
@@ -58,26 +54,22 @@ def _markdown_regions(text: str) -> tuple[list[tuple[int, int, str]], list[tuple
             header.append(tok.content)
         elif tok.type == "tbody_open" and tok.map:
             regions.append((tok.map[0], tok.map[1], " | ".join(header)))
-    return regions, headings
+    return regions
 
 
 def contexts(text: str, units: list[Unit], markdown: bool = True) -> list[Context]:
     """Each unit's context (see the module doc)."""
     starts = _line_starts(text)
-    regions, headings = _markdown_regions(text) if markdown and len(text) < 5_000_000 else ([], [])
-    heading_lines = [h[0] for h in headings]
+    regions = sorted(_markdown_regions(text)) if markdown and len(text) < 5_000_000 else []
+    firsts = [first for first, _, _ in regions]   # top-level lists and tables do not overlap
     pronoun = words().pronoun
     out = []
     for k, unit in enumerate(units):
         line = bisect.bisect_right(starts, unit.start) - 1
-        context = ""
-        for first, end, lead in regions:
-            if first <= line < end:
-                context = lead
-                break
+        at = bisect.bisect_right(firsts, line) - 1
+        context = regions[at][2] if at >= 0 and line < regions[at][1] else ""
         if not context and k and unit.kind == "prose" and units[k - 1].block == unit.block \
                 and pronoun.match(text[unit.start:unit.end].lower()):
             context = text[units[k - 1].start:units[k - 1].end]
-        h = bisect.bisect_right(heading_lines, line) - 1
-        out.append(Context(context, headings[h][1] if h >= 0 and heading_lines[h] != line else ""))
+        out.append(Context(context))
     return out
