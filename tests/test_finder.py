@@ -162,10 +162,14 @@ def test_every_catalog_cue_compiles_and_is_specific():
     the_finder = find.Finder(claims)
     lone = {"不", "没", "无", "非", "未", "别", "不会", "不能", "没有", "并非", "不是", "not", "no", "never", "cannot",
             "can't", "won't", "don't", "doesn't", "isn't", "without", "停止", "禁用", "stop", "stops", "disable"}
-    for cid, cues in the_finder.cues.items():
-        the_finder.claim(cid)   # compiles
-        assert not {s.strip().casefold() for s in cues.subject} <= generic, cid
-        for group in cues.says:   # a negation is the stance's business: a claim that something does not happen is negated
+    for cid, claim_cues in the_finder.cues.items():
+        compiled = the_finder.claim(cid)
+        phrase_lists = [compiled.subject, compiled.unless, compiled.contrary,
+                        *(p for g in compiled.groups for p in (g.plain, g.opposite))]
+        for phrases in filter(None, phrase_lists):
+            assert phrases.pattern is not None   # compiles (patterns are otherwise compiled on first use)
+        assert not {s.strip().casefold() for s in claim_cues.subject} <= generic, cid
+        for group in claim_cues.says:   # a negation is the stance's business: a claim that something does not happen is negated
             assert not lone & {p.strip().casefold().rstrip("*") for p in group if not p.startswith("!")}, cid
 
 
