@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import time
+from multiprocessing import connection, popen_forkserver
 
 import pytest
 
@@ -50,6 +51,20 @@ def test_a_command_past_its_timeout_is_killed_and_raises_as_subprocess_does(comm
     with pytest.raises(subprocess.TimeoutExpired):
         forked.run(["-m", "tc_sleep"], cwd=command, env=env, timeout=1)
     assert time.monotonic() - began < 10
+
+
+def test_an_unreadable_status_from_the_fork_server_falls_back_to_the_commands_own(command, monkeypatch):
+    """When multiprocessing cannot read the child's status from the fork server it reports 255;
+    run then gives the exit status the command itself recorded."""
+    def poll(self, flag=os.WNOHANG):   # Popen.poll's branch for a status it cannot read
+        if self.returncode is None:
+            if not connection.wait([self.sentinel], 0 if flag == os.WNOHANG else None):
+                return None
+            self.returncode = 255
+        return self.returncode
+    env = os.environ | {"PYTHONPATH": str(command / "lib"), "TC_EXIT": "3"}
+    monkeypatch.setattr(popen_forkserver.Popen, "poll", poll)
+    assert forked.run(["-m", "tc_show"], cwd=command, env=env, timeout=120).returncode == 3
 
 
 def test_only_python_dash_m_is_taken():

@@ -34,8 +34,9 @@ _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)
 
 
-def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
-    """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``."""
+def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str, status: str) -> None:
+    """In the forked child: become ``python -m argv[1] argv[2:]`` run in ``cwd`` with ``env``; its
+    exit status is also written to the file ``status`` (see ``run``)."""
     # What the fork server imported lives as long as the command: out of the collector's sight
     gc.freeze()
     # A process the fork server starts inherits its start method ("forkserver"); the command's own
@@ -56,7 +57,16 @@ def _main(argv: list[str], cwd: str, env: dict[str, str], out: str, err: str) ->
     sys.path[0:0] = [cwd, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
     module, *args = argv[1:]
     sys.argv = [module, *args]
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    code = 1   # an exception other than SystemExit: multiprocessing ends the process with 1
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
+        raise
+    finally:
+        with open(status, "w", encoding="ascii") as f:
+            f.write(str(code))
 
 
 def run(argv: list[str], *, cwd, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -66,13 +76,19 @@ def run(argv: list[str], *, cwd, env=None, timeout: float = 300) -> subprocess.C
         raise ValueError(f"forked.run takes ['-m', MODULE, ...], not {argv!r}")
     env = dict(os.environ if env is None else env)
     with tempfile.TemporaryDirectory(prefix="torchclaims-forked-") as tmp:
-        out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
-        process = _context.Process(target=_main, args=(list(argv), os.fspath(cwd), env, out, err), daemon=False)
+        out, err, status = (os.path.join(tmp, name) for name in ("stdout", "stderr", "status"))
+        process = _context.Process(target=_main, args=(list(argv), os.fspath(cwd), env, out, err, status), daemon=False)
         process.start()
         process.join(timeout)
         if process.exitcode is None:
             process.kill()
             process.join()
             raise subprocess.TimeoutExpired([sys.executable, *argv], timeout)
+        code = process.exitcode
+        if code == 255 and os.path.exists(status):
+            # multiprocessing says 255 when it could not read the status from the fork server (seen
+            # once in a full run, a pytest --learn that had finished); the command wrote its own
+            with open(status, encoding="ascii") as f:
+                code = int(f.read() or code)
         with open(out, encoding="utf-8", errors="replace") as o, open(err, encoding="utf-8", errors="replace") as e:
-            return subprocess.CompletedProcess([sys.executable, *argv], process.exitcode, o.read(), e.read())
+            return subprocess.CompletedProcess([sys.executable, *argv], code, o.read(), e.read())
