@@ -69,6 +69,11 @@ def test_tensor_is_storage_plus_metadata_and_variable_is_a_plain_tensor():
     assert type(wrapped) is torch.Tensor, (
         f"torch.autograd.Variable(t) is a {type(wrapped).__name__}, but should be a plain torch.Tensor")
     assert wrapped.requires_grad, "Variable(t, requires_grad=True).requires_grad is False"
+    assert (part.dtype, part.device) == (base.dtype, base.device) == (torch.float32, torch.device("cpu")), (
+        f"a view's metadata carries dtype {part.dtype} and device {part.device}, but should be float32 on the cpu")
+    doubled = wrapped * 2
+    assert type(doubled) is torch.Tensor and doubled.grad_fn is not None, (
+        f"the autograd state of Variable(t) * 2 should live on the plain tensor (grad_fn={doubled.grad_fn})")
 
 
 # --- view ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pathlib
 import re
 import tomllib
 
+from . import clauses as clause_data
 from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -129,6 +130,7 @@ OPTIONAL = (
     "differs_from",  # {other claim id = why}: a sibling on the same subject whose verdict may change elsewhere
     "find",      # the claim finder's cues: [claim.find] subject, says, unless, negated, contrary (Cues below)
     "examples",  # [claim.examples] asserts, denies, near: sentences run as the finder's tests (Examples below)
+    "clause",    # [[claim.clause]] the truth's factual clauses, each with its specs or a ref (clauses.py)
 )
 # Which benchmark measures a claim is not a catalog field: the benchmark's own ``claim``
 # marker says it (links.bench_links reads it).
@@ -247,6 +249,8 @@ class Claim:
     differs_from: tuple[tuple[str, str], ...] = ()
     find: Cues | None = None
     examples: Examples | None = None
+    # the truth's factual clauses, each with its evidence (torchclaims/clauses.py)
+    clauses: tuple[clause_data.Clause, ...] = ()
 
     def differs_reason(self, other: str) -> str | None:
         """Why this claim's verdict may differ from the sibling ``other``'s, or None."""
@@ -322,6 +326,8 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
         problems += _check_find(entry["find"], here)
     if "examples" in entry:
         problems += _check_examples(entry["examples"], here)
+    if "clause" in entry:
+        problems += clause_data.check_shape(entry["clause"], here)
     if "differs_from" in entry:
         notes = entry["differs_from"]
         if not isinstance(notes, dict) or not notes:
@@ -427,6 +433,7 @@ def _load(folder: pathlib.Path) -> dict[str, Claim]:
                 differs_from=tuple((k, v.strip()) for k, v in entry.get("differs_from", {}).items()),
                 find=_cues(entry.get("find")),
                 examples=_examples(entry.get("examples")),
+                clauses=clause_data.parse(entry.get("clause")),
             )
     for c in claims.values():
         for other, _ in c.differs_from:

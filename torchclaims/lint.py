@@ -78,7 +78,7 @@ import dataclasses
 import pathlib
 import re
 
-from . import catalog, links, outcomes
+from . import catalog, clauses, links, outcomes
 from .spec_ast import (
     ASSERT_FUNCS,
     PURE_CALLS,
@@ -464,7 +464,19 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
                 findings.append(Finding(where, 0, "gpu-only-without-reason",
                                         f"{c.id}: a gpu-only truth says what needs CUDA ('needs CUDA: <why>', "
                                         f"truth_zh naming CUDA or GPU)"))
-    return findings + sibling_findings(claims)
+    return findings + sibling_findings(claims) + clause_findings(claims, specs_dir, bench_dir)
+
+
+def clause_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = SPECS_DIR,
+                    bench_dir: pathlib.Path = BENCH_DIR) -> list[Finding]:
+    """The truth-clause findings (torchclaims/clauses.py): every clause of a truth has its evidence."""
+    linked = links.spec_links(pathlib.Path(specs_dir))
+    benches = links.bench_links(pathlib.Path(bench_dir))
+    root = pathlib.Path(specs_dir).parent
+    return [Finding(f"claims/{c.topic}.toml", 0, kind, message)
+            for c in claims.values()
+            for kind, message in clauses.clause_problems(
+                c, [name for name, as_written in linked.get(c.id, []) if not as_written] + benches.get(c.id, []), root)]
 
 
 # ---------------------------------------------------------------- sibling claims
