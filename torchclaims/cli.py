@@ -175,6 +175,15 @@ def cmd_show(args) -> int:
         hang(text(lang, "source"), f"{catalog.source_label(source, lang)}  ({file})")
     hang(text(lang, "says"), c.text("says", lang))
     hang(text(lang, "truth"), c.text("truth", lang))
+    if c.clauses:
+        print(f"  {text(lang, 'clauses')}{say.rstrip()}")
+        for clause in c.clauses:
+            for line in wrap(f"    [{clause.id}]{say}{getattr(clause, lang)}", width, "      "):
+                print(line)
+            evidence = (f"{text(lang, 'clause_specs')}{say}{', '.join(clause.specs)}" if clause.specs
+                        else f"{text(lang, 'clause_ref')}{say}{clause.ref}")
+            for line in wrap(f"      {evidence}", width, "        "):
+                print(line)
     if c.versions:
         print(f"  {text(lang, 'versions')}{say}{c.versions}")
     for ref in c.refs:

@@ -19,6 +19,7 @@ EN = {
         "as_written": "this spec encodes the material's statement, which is wrong",
         "versions": "the material holds on torch", "refs": "ref", "specs": "specs", "specs_none": "specs: none",
         "spec_as_written": "as written: expected to fail",
+        "clauses": "what is true, clause by clause", "clause_specs": "asserted by", "clause_ref": "context, see",
         "verdict": "verdict",
         # ------------------------------------------------ scoreboard
         "title": "torchclaims scoreboard: the material's claims on torch {torch}",

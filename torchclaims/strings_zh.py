@@ -14,6 +14,7 @@ ZH = {
         "as_written": "此用例按资料原意编写，而资料的说法有误",
         "versions": "资料成立的版本", "refs": "参考", "specs": "用例", "specs_none": "用例：无",
         "spec_as_written": "按原文编写：预期失败",
+        "clauses": "实际情况逐条", "clause_specs": "由用例检验", "clause_ref": "背景，见",
         "verdict": "判定",
         "title": "torchclaims 记分板：资料的论断在 torch {torch} 上的检验结果",
         "legend_head": "读法：每个数字都是资料中论断的条数，按主题分行。",
