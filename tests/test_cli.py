@@ -153,3 +153,17 @@ def test_mutants_lists_faults_with_the_claims_they_must_break():
 ])
 def test_tool_commands_refuse_bad_input_in_one_line(args, fragment):
     assert_one_line_error(cli(*args), fragment)
+
+
+@pytest.mark.parametrize("lang, fragment", [("C.UTF-8", "activate the project's venv"), ("zh_CN.UTF-8", "激活项目的虚拟环境")])
+def test_outside_the_venv_one_line_names_the_venv_to_activate(lang, fragment):
+    """python3 -m torchclaims where a dependency is missing (opencc blocked here): one line, exit 2."""
+    import subprocess
+    import sys
+    code = ("import sys, runpy; sys.modules['opencc'] = None; sys.argv = ['torchclaims', '--version']; "
+            "runpy.run_module('torchclaims', run_name='__main__')")
+    env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": ""}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=catalog.ROOT)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert fragment in done.stderr and "opencc" in done.stderr and ".venv/bin/activate" in done.stderr

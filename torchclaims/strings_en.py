@@ -72,6 +72,8 @@ EN = {
         "topic_line": "{id}  {verdict}",
         "error_line": "error: {message}",
         "catalog_broken": "the claim catalog is broken: {why}",
+        "no_venv": "torchclaims needs its dependencies ({module} is missing): activate the project's venv "
+                   "with `source {venv}/bin/activate` (or run `make setup` first)",
         "no_command": "this command is not available in this version of torchclaims",
         "usage_choice": "{prog}: {arg}: {value} is not one of {choices}",
         "usage_one": "{prog}: {arg} needs a value",

@@ -61,6 +61,8 @@ ZH = {
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
         "catalog_broken": "论断目录已损坏：{why}",
+        "no_venv": "torchclaims 缺少依赖（没有 {module}）：请先用 `source {venv}/bin/activate` 激活项目的虚拟环境"
+                   "（还没有就先运行 `make setup`）",
         "no_command": "这个版本的 torchclaims 没有这条命令",
         "usage_choice": "{prog}：{arg} 的取值 {value} 无效，可选：{choices}",
         "usage_one": "{prog}：{arg} 后面需要一个值",
