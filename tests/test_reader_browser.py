@@ -95,12 +95,17 @@ def _mark_of(driver, cid):
 
 def _tap(driver, element, size):
     """A finger's tap (a WebDriver touch pointer) on a phone, a mouse click on a desktop."""
-    from selenium.webdriver.common.actions import interaction
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.actions.pointer_input import PointerInput
     x, y = driver.execute_script(
         "const el = arguments[0]; if (!el.closest('#panel')) el.scrollIntoView({block: 'center'});"
         "const r = el.getClientRects()[0]; return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]", element)
+    _tap_at(driver, x, y, size)
+
+
+def _tap_at(driver, x, y, size):
+    """A tap at (x, y) of the viewport, as it is scrolled now."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
     kind = interaction.POINTER_TOUCH if size == PHONE else interaction.POINTER_MOUSE
     pointer = PointerInput(kind, kind)  # one input source per kind: the session's Chromium keeps them
     actions = ActionBuilder(driver, mouse=pointer)
@@ -115,6 +120,7 @@ def _panel(driver):
         if (p.hidden) return null;
         const opened = p.querySelector('.claim.opened');
         return {opened: opened.dataset.id, truth: opened.querySelector('.truth').textContent,
+                all_opened: [...p.querySelectorAll('.claim.opened')].map(d => d.dataset.id),
                 others: [...p.querySelectorAll('details.claim')].map(d => d.dataset.id)};""")
 
 
@@ -133,10 +139,10 @@ def _geometry(driver):
 
 
 @SIZES
-def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under_it(own_page, browser, size):
+def test_a_tap_opens_every_claim_of_a_shared_sentence_the_worst_first(own_page, browser, size):
     """Material: a sentence that makes a right and a wrong claim, the right one anchored first.
-    True: the span is red, a tap opens the wrong claim with its truth, and the right one is listed
-    under it; a partly+right span opens on the partly claim."""
+    True: the span is red, a tap opens both claims, the wrong one first with its truth; a
+    partly+right sentence opens the partly claim first."""
     from selenium.webdriver.common.by import By
     claims = catalog.load()
     viewport(browser, *size)
@@ -148,14 +154,14 @@ def test_a_tap_opens_the_worst_claim_of_a_shared_span_and_lists_the_others_under
     assert shown is not None, "the panel did not open on a tap"
     assert shown["opened"] == "tensors.from-numpy-float64-raises", shown
     assert shown["truth"] == claims["tensors.from-numpy-float64-raises"].truth
-    assert shown["others"] == ["tensors.from-numpy-shares"], shown
-    _tap(browser, browser.find_element(By.CSS_SELECTOR, "#panel .opened button.go"), size)   # listed under its head
-    other = browser.find_element(By.CSS_SELECTOR, "#panel details.claim .truth")
-    assert other.is_displayed() and other.text == claims["tensors.from-numpy-shares"].truth, other.text
+    assert (shown["all_opened"], shown["others"]) == (
+        ["tensors.from-numpy-float64-raises", "tensors.from-numpy-shares"], []), shown
+    second = browser.find_elements(By.CSS_SELECTOR, "#panel .claim.opened .truth")[1]
+    assert second.text == claims["tensors.from-numpy-shares"].truth, second.text
 
     _tap(browser, _mark_of(browser, "tensors.view-needs-contiguous"), size)
     shown = _panel(browser)
-    assert (shown["opened"], shown["others"]) == ("tensors.view-needs-contiguous", ["tensors.view-changes-only-metadata"])
+    assert shown["all_opened"] == ["tensors.view-needs-contiguous", "tensors.view-changes-only-metadata"], shown
     assert "v-partly" in _mark_of(browser, "tensors.view-needs-contiguous").get_attribute("class")
 
 
@@ -234,7 +240,8 @@ def test_the_panel_closes_by_its_button_by_escape_and_by_the_back_button(own_pag
 def test_next_wrong_statement_lands_on_wrong_claims_only(tmp_path, own_page, browser, document):
     """Material: each document's page, walked with "next wrong statement" until it comes round.
     True: every stop opens a claim measured wrong, the stops go down the page, and together they
-    show every wrong claim of the page (opened, or listed under a worse one)."""
+    show every wrong claim of the page (opened, or listed under it), also one whose sentence
+    holds shorter ones."""
     from selenium.webdriver.common.by import By
     path = own_page if document == "own" else _seed_page(tmp_path, SEEDS / document)
     viewport(browser, *DESKTOP)
@@ -254,7 +261,7 @@ def test_next_wrong_statement_lands_on_wrong_claims_only(tmp_path, own_page, bro
         kind = data["claims"][shown["opened"]]["kind"]
         assert kind == "wrong", f"stop {len(stops) + 1} of {document} opens {shown['opened']}, measured {kind}"
         stops.append(where)
-        seen |= {shown["opened"], *shown["others"]}
+        seen |= {*shown["all_opened"], *shown["others"]}
     else:
         pytest.fail(f"{document}: next wrong statement never came back to its first stop: {stops}")
     assert stops == sorted(stops), f"the stops do not go down the page: {stops}"
@@ -320,3 +327,53 @@ def test_a_click_opens_the_truth_and_filters_and_language_apply(tmp_path, browse
     assert panel.find_element(By.CSS_SELECTOR, ".claim .truth").text == claims[cid].truth_zh
     ui = json.loads(browser.find_element(By.ID, "data").get_attribute("textContent"))["ui"]
     assert browser.find_element(By.ID, "next").text == ui["zh"]["next"]
+
+
+def _tap_in_view(driver, element, size):
+    """A tap where the element is seen: scrolled to the middle of the text above the sheet first."""
+    driver.execute_script("""
+        const el = arguments[0], r = el.getClientRects()[0], p = document.getElementById('panel');
+        const top = document.getElementById('head').getBoundingClientRect().bottom;
+        const bottom = p.hidden || getComputedStyle(p).position !== 'fixed' ? innerHeight : p.getBoundingClientRect().top;
+        if (r.top < top || r.bottom > bottom) scrollBy(0, r.top - (top + bottom) / 2);""", element)
+    x, y = driver.execute_script("const r = arguments[0].getClientRects()[0];"
+                                 "return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]", element)
+    hit = driver.execute_script("return document.elementFromPoint(arguments[0], arguments[1]) === arguments[2]", x, y, element)
+    assert hit, "the mark to tap is hidden under something"
+    _tap_at(driver, x, y, size)
+
+
+@pytest.mark.parametrize("document", ["000_9a03721c87560f23.txt", "002_015987172f286748.txt", DOC3.name, DOC4.name])
+@SIZES
+def test_a_tap_on_each_claims_own_sentence_opens_it(tmp_path, browser, document, size):
+    """Material: every placed claim of the four documents' pages.
+    True: a tap on the claim's own sentence (the mark where its span is the innermost around the
+    finger, or where it is least deep) opens it, after one more tap per wider sentence inside it."""
+    from selenium.webdriver.common.by import By
+    path = _seed_page(tmp_path, SEEDS / document)
+    viewport(browser, *size)
+    browser.get(path.as_uri())
+    where = browser.execute_script("""
+        const best = {};
+        [...document.querySelectorAll('#doc mark')].forEach((m, i) => {
+          levels(m).forEach((group, depth) => group.forEach(cid => {
+            if (!(cid in best) || depth < best[cid][1]) best[cid] = [i, depth];
+          }));
+        });
+        return best;""")
+    data = json.loads(browser.find_element(By.ID, "data").get_attribute("textContent"))
+    assert set(where) == set(data["claims"]), "a placed claim has no mark"
+    marks = browser.find_elements(By.CSS_SELECTOR, "#doc mark")
+    failed = []
+    for cid, (index, depth) in sorted(where.items()):
+        # closed, and its history entry gone (Back is asynchronous: its popstate must not close the next one)
+        browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "if (document.getElementById('panel').hidden) return done();"
+            "addEventListener('popstate', () => setTimeout(done, 0), {once: true}); closePanel();")
+        for _ in range(depth + 1):
+            _tap_in_view(browser, marks[index], size)
+        shown = _panel(browser)
+        if shown is None or cid not in shown["all_opened"]:
+            failed.append((cid, depth, shown and shown["all_opened"]))
+    assert not failed, f"{len(failed)} of {len(where)} claims did not open on their own sentence: {failed[:5]}"

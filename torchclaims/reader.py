@@ -117,9 +117,9 @@ button{font-size:13px}
 SCRIPT = """
 const D = JSON.parse(document.getElementById('data').textContent);
 const $ = id => document.getElementById(id);
-const ORDER = ['wrong', 'partly', 'right', 'other'];   // a span several claims share opens on the first
+const ORDER = ['wrong', 'partly', 'right', 'other'];   // claims sharing a span: the worst first
 const phone = matchMedia('(max-width: 700px)');
-let lang = D.lang, current = null;
+let lang = D.lang, current = null, level = 0;
 const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const T = k => D.ui[lang][k];
 function passes(cid){
@@ -127,24 +127,38 @@ function passes(cid){
   const topic = $('topic').value;
   return $('show-' + c.kind).checked && (!topic || c.topic === topic);
 }
-// the claims of a span that the filters let through, worst first (a stable sort keeps the page's order within a verdict)
+const worst = (a, b) => ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind);
+// the claims of a span that the filters let through, innermost first: the claim whose own sentence
+// is the shortest around the tap (data-lens: each claim's span length), the worst first among equals
 function visible(m){
-  return m.dataset.claims.split(' ').filter(passes).sort((a, b) => ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind));
+  const lens = m.dataset.lens.split(' ').map(Number);
+  return m.dataset.claims.split(' ').map((cid, i) => [cid, lens[i]]).filter(([cid]) => passes(cid)).map(([cid]) => cid);
+}
+// the claims opened at a level of nesting: level 0 the innermost sentence's claims, 1 the next wider...
+function levels(m){
+  const lens = Object.fromEntries(m.dataset.claims.split(' ').map((cid, i) => [cid, Number(m.dataset.lens.split(' ')[i])]));
+  const ids = visible(m), out = [];
+  for (const cid of ids){
+    const last = out[out.length - 1];
+    if (last && lens[last[0]] === lens[cid]) last.push(cid); else out.push([cid]);
+  }
+  return out.map(group => group.sort(worst));
 }
 function applyFilters(){
   for (const m of document.querySelectorAll('#doc mark')){
     const ids = visible(m);
     m.classList.toggle('off', ids.length === 0);
-    for (const k of ORDER) m.classList.toggle('v-' + k, ids.length > 0 && D.claims[ids[0]].kind === k);
+    const own = ids.length ? levels(m)[0][0] : null;   // the colour of the sentence's own (innermost) claim
+    for (const k of ORDER) m.classList.toggle('v-' + k, own !== null && D.claims[own].kind === k);
     m.tabIndex = ids.length ? 0 : -1;
   }
   if (current && current.classList.contains('off')) closePanel();
   else if (current) show(current);
 }
-// the marks of one statement: neighbours with no text between them whose opened claim is the same
-function statement(m){
-  const cid = visible(m)[0], run = [m];
-  const joined = (x, step) => { const n = x[step]; return n && n.nodeName === 'MARK' && visible(n)[0] === cid ? n : null; };
+// the marks of one sentence: m and its neighbours, with no text between them, that carry the claim cid
+function statement(m, cid){
+  const run = [m];
+  const joined = (x, step) => { const n = x[step]; return n && n.nodeName === 'MARK' && visible(n).includes(cid) ? n : null; };
   for (let x = joined(m, 'previousSibling'); x; x = joined(x, 'previousSibling')) run.unshift(x);
   for (let x = joined(m, 'nextSibling'); x; x = joined(x, 'nextSibling')) run.push(x);
   return run;
@@ -169,17 +183,20 @@ function claimHead(cid){
 function show(m){
   for (const x of document.querySelectorAll('#doc mark.current')) x.classList.remove('current');
   current = m;
-  const run = statement(m);
+  const nested = levels(m);
+  level = Math.min(level, nested.length - 1);
+  // opened: the claims of the tapped sentence (a second tap opens the next wider one around it),
+  // outlined: that sentence (the marks next to each other that carry its first claim);
+  // listed under them: every other claim of those marks, worst first
+  const opened = nested[level], run = statement(m, opened[0]);
   for (const x of run) x.classList.add('current');
-  // the statement's claims: the one it opens on, then every other claim of its marks, worst first
-  const [first, ...others] = [...new Set(run.flatMap(visible))].sort((a, b) => (b === visible(m)[0]) - (a === visible(m)[0])
-    || ORDER.indexOf(D.claims[a].kind) - ORDER.indexOf(D.claims[b].kind));
+  const others = [...new Set(run.flatMap(visible))].filter(cid => !opened.includes(cid)).sort(worst);
   // the others first as a line of buttons under the opened claim's head (seen without scrolling the sheet), then in full
   const chips = others.map(cid => `<button class="go" data-go="${esc(cid)}"><span class="sw ${D.claims[cid].kind}"></span>`
     + `<code>${esc(cid)}</code></button>`);
-  $('panel-body').innerHTML = `<div class="claim opened" data-id="${esc(first)}">${claimHead(first)}`
-    + (others.length ? `<p class="also-list">${esc(T('also'))}${lang === 'zh' ? '：' : ': '}${chips.join(' ')}</p>` : '')
-    + `${claimBody(first)}</div>`
+  $('panel-body').innerHTML = opened.map((cid, i) => `<div class="claim opened" data-id="${esc(cid)}">${claimHead(cid)}`
+    + (i === 0 && others.length ? `<p class="also-list">${esc(T('also'))}${lang === 'zh' ? '：' : ': '}${chips.join(' ')}</p>` : '')
+    + `${claimBody(cid)}</div>`).join('')
     + (others.length ? `<h3 class="also">${esc(T('also'))}</h3>` : '')
     + others.map(cid => `<details class="claim" data-id="${esc(cid)}"><summary>${claimHead(cid)}</summary>${claimBody(cid)}</details>`).join('');
 }
@@ -191,8 +208,10 @@ function reveal(m, centre){
   const room = bottom - top;
   scrollBy(0, r.top - top - (r.height < room ? (room - r.height) / 3 : 8));
 }
-function openPanel(m, centre){
+function openPanel(m, centre, at){
   const wasOpen = !$('panel').hidden;
+  // a tap again on the open statement opens the next wider sentence's claims around it, then the innermost again
+  level = at !== undefined ? at : wasOpen && m.classList.contains('current') ? (level + 1) % levels(m).length : 0;
   show(m);
   $('panel').hidden = false; document.body.classList.add('open');
   // one history entry while the panel is open: the back button closes it
@@ -210,16 +229,27 @@ function closePanel(){
   hidePanel();
   if (history.state && history.state.panel) history.back();
 }
+// the first level of a mark whose claims include a wrong one, or -1
+function wrongLevel(m){ return m.classList.contains('off') ? -1 : levels(m).findIndex(g => g.some(cid => D.claims[cid].kind === 'wrong')); }
+// where "next wrong statement" stops: the first mark of each sentence that opens wrong claims, down the page
+function wrongStops(){
+  const all = [...document.querySelectorAll('#doc mark')], stops = new Map();
+  for (const m of all){
+    const at = wrongLevel(m);
+    if (at < 0) continue;
+    const first = statement(m, levels(m)[at][0])[0], key = all.indexOf(first) + ' ' + levels(m)[at].join(' ');
+    if (!stops.has(key)) stops.set(key, [first, at]);
+  }
+  return [...stops.values()].sort(([a], [b]) => all.indexOf(a) - all.indexOf(b));
+}
 function nextWrong(){
-  const marks = [...document.querySelectorAll('#doc mark.v-wrong:not(.off)')];
-  if (!marks.length){ $('status').textContent = T('no_wrong'); return; }
+  const stops = wrongStops();
+  if (!stops.length){ $('status').textContent = T('no_wrong'); return; }
   $('status').textContent = '';
   const all = [...document.querySelectorAll('#doc mark')];
-  const here = current ? statement(current) : [];
-  const from = here.length ? all.indexOf(here[here.length - 1]) : -1;
-  // the first mark of the next statement whose opened claim is wrong
-  const next = marks.find(m => all.indexOf(m) > from && statement(m)[0] === m) || marks.find(m => statement(m)[0] === m) || marks[0];
-  next.focus({preventScroll: true}); openPanel(next, true);
+  const from = current ? all.indexOf(current) : -1;
+  const [next, at] = stops.find(([m]) => all.indexOf(m) > from) || stops[0];
+  next.focus({preventScroll: true}); openPanel(next, true, at);
 }
 function setTools(open){ $('head').classList.toggle('tools-open', open); $('tools').setAttribute('aria-expanded', String(open)); }
 function translate(){
@@ -293,9 +323,12 @@ def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict,
         if a in heads:
             body.append("<span class='sec'></span>")
         if covering:
-            covering = sorted(covering, key=lambda cid: SEVERITY.index(kind(measured, cid)))  # opens on the worst
-            body.append(f"<mark class='v-{_worst(covering, measured)}' tabindex='0' data-claims='{e(' '.join(covering))}'>"
-                        f"{e(piece)}</mark>")
+            # innermost first: a tap opens the claim(s) whose own sentence is the shortest around it
+            length = {cid: min(t - s for s, t, c in spans if c == cid and s <= a and b <= t) for cid in covering}
+            covering = sorted(covering, key=lambda cid: (length[cid], SEVERITY.index(kind(measured, cid))))
+            own = [cid for cid in covering if length[cid] == length[covering[0]]]
+            body.append(f"<mark class='v-{_worst(own, measured)}' tabindex='0' data-claims='{e(' '.join(covering))}' "
+                        f"data-lens='{' '.join(str(length[cid]) for cid in covering)}'>{e(piece)}</mark>")
         else:
             body.append(e(piece))
     documents = sorted({p.anchor.document for p in placed.placed})
