@@ -171,7 +171,8 @@ def torch_compile_missing():
     del torch.compile
 
 
-@fault("compile.jit-ir-loses-python-dynamism", "compile.version-table-compile-in-1-12")
+@fault("compile.jit-ir-loses-python-dynamism", "compile.version-table-compile-in-1-12",
+       "compile.jit-script-rejects-list-append")
 def jit_script_falls_back_to_python():
     """torch.jit.script returns the module unchanged when its code cannot be scripted, instead
     of raising (so TorchScript would seem to keep all of Python)."""
@@ -261,3 +262,27 @@ def modulelist_iteration_breaks_graph():
             torch._dynamo.graph_break()
             yield module
     torch.nn.ModuleList.__iter__ = iterate
+
+
+@fault("compile.dynamo-captures-ast")
+def compile_reads_source():
+    """torch.compile reads the function's source and parses its AST before compiling it, as an
+    'AST interceptor' would: code without source (made by exec) can no longer be compiled."""
+    import ast
+    import textwrap
+    original = torch.compile
+
+    @functools.wraps(original)
+    def compile_from_ast(model=None, *args, **kwargs):
+        if model is not None:
+            function = getattr(model, "forward", model)
+            ast.parse(textwrap.dedent(inspect.getsource(function)))
+        return original(model, *args, **kwargs)
+    torch.compile = compile_from_ast
+
+
+@fault("compile.dynamo-ignores-tensor-values", "compile.max-autotune-every-later-call-fast")
+def dynamo_never_dynamic():
+    """Dynamo keeps every size and integer static: each new size recompiles, however often it changes."""
+    import torch._dynamo
+    torch._dynamo.config.automatic_dynamic_shapes = False

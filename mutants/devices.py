@@ -318,3 +318,37 @@ def conv_saves_a_batch_square():
         return out + (flat @ flat.T).exp().sum() * 0   # exp saves its (batch, batch) result
 
     nn.Conv2d.forward = forward
+
+
+@fault("devices.module-to-moves-all-tensors")
+def module_list_not_moved():
+    """Module.to skips the layers held in an nn.ModuleList, as if they were a plain list."""
+    nn.ModuleList._apply = lambda self, fn, recurse=True: self
+
+
+@fault("devices.mp-spawn-passes-rank")
+def spawn_forks():
+    """torch.multiprocessing.spawn starts its processes with fork instead of spawn."""
+    import importlib
+
+    import torch.multiprocessing as torch_mp
+    spawn_module = importlib.import_module("torch.multiprocessing.spawn")
+
+    def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
+        return spawn_module.start_processes(fn, args, nprocs, join, daemon, start_method="fork")
+
+    torch_mp.spawn = spawn
+
+
+@fault("devices.set-start-method-placement")
+def process_start_leaves_start_method_open():
+    """Starting a process through the default context no longer fixes the start method, so a
+    later set_start_method still succeeds."""
+    import multiprocessing.context as mp_context
+
+    def get_context(self, method=None):
+        if method is None:
+            return self._actual_context or self._default_context
+        return mp_context.BaseContext.get_context(self, method)
+
+    mp_context.DefaultContext.get_context = get_context

@@ -6,11 +6,13 @@ Sources: 000_9a03721c87560f23.txt §5, §5.1, §5.2, §5.3; 003_cc3cb04f54b5f923
 All specs here use the ``eager``/``aot_eager`` backends or a counting backend: the claims
 are about Dynamo, not code generation.  Marked ``compile`` (run with ``-m compile``).
 """
+import ast
 import builtins
 import importlib
 import inspect
 import sys
 import types
+import warnings
 
 import pytest
 import torch
@@ -52,9 +54,11 @@ class _GraphRecorder:
 
     def __init__(self):
         self.graphs = []
+        self.inputs = []
 
     def __call__(self, gm, example_inputs):
         self.graphs.append(gm)
+        self.inputs.append(list(example_inputs))
         return gm.forward
 
     def targets(self, index):
@@ -121,10 +125,15 @@ def test_as_written_compile_returns_the_same_module_with_new_forward():
 
 # ------------------------------------------------------------------ how code is captured
 
+def _sin_twice(x):
+    return torch.sin(x) * 2
+
+
 @pytest.mark.claim("compile.dynamo-captures-ast")
-def test_dynamo_captures_a_function_that_has_no_source_code():
+def test_dynamo_captures_a_function_that_has_no_source_code(monkeypatch):
     """Material: Dynamo grabs the Python AST of forward before it runs.
-    True: it works on bytecode; a function made by exec() (no source) is captured too."""
+    True: it works on bytecode; a function made by exec() (no source) is captured too, and so is
+    an ordinary function while reading source or parsing an AST raises."""
     namespace = {}
     exec("def no_source(x):\n    return torch.sin(x) * 2\n", {"torch": torch}, namespace)
     fn = namespace["no_source"]
@@ -136,6 +145,16 @@ def test_dynamo_captures_a_function_that_has_no_source_code():
     assert counter.frame_count == 1 and counter.op_count == 2, (
         f"frame_count={counter.frame_count}, op_count={counter.op_count}, but Dynamo should capture "
         "one graph of 2 ops from a function without source [torch.compile(exec-made fn)]")
+
+    def no_source(*args, **kwargs):
+        raise AssertionError("Dynamo asked for source code or an AST")
+    for module, name in ((ast, "parse"), (inspect, "getsource"), (inspect, "getsourcelines")):
+        monkeypatch.setattr(module, name, no_source)
+    counter = CompileCounter()
+    torch.testing.assert_close(torch.compile(_sin_twice, backend=counter)(x), torch.sin(x) * 2)
+    assert counter.frame_count == 1 and counter.op_count == 2, (
+        f"frame_count={counter.frame_count}, op_count={counter.op_count} with ast.parse and inspect.getsource "
+        "raising, but Dynamo should capture one graph of 2 ops from bytecode [torch.compile(_sin_twice)]")
 
 
 @pytest.mark.claim("compile.dynamo-captures-ast", as_written=True)
@@ -195,6 +214,9 @@ def test_backend_receives_an_fx_graph_of_the_torch_calls():
         f"backend got {[type(g).__name__ for g in recorder.graphs]}, but should get one GraphModule")
     assert {torch.relu, torch.sigmoid} <= recorder.targets(0), (
         f"graph calls {recorder.targets(0)}, but should contain torch.relu and torch.sigmoid")
+    shapes = [tuple(t.shape) for t in recorder.inputs[0] if isinstance(t, torch.Tensor)]
+    assert shapes == [(4,)], (
+        f"the backend's example inputs have shapes {shapes}, but should be the one (4,) input of the call")
 
 
 # ------------------------------------------------------------------ control flow: breaks and guards
@@ -217,19 +239,31 @@ def test_compiled_value_branch_still_follows_python():
 @pytest.mark.claim("compile.dynamo-ignores-tensor-values")
 def test_dynamo_breaks_on_values_but_specialises_on_shapes():
     """Material: Dynamo does not analyse tensor values, only control-flow structure.
-    True: value branches break the graph, but shapes are guarded on and recompiled for."""
+    True: value branches break the graph and values are not baked in, but shapes, dtypes, devices
+    and Python constants are guarded on and recompiled for."""
     explanation = torch._dynamo.explain(_value_branch)(torch.ones(3))
     assert explanation.graph_count == 2 and explanation.graph_break_count == 1, (
         f"graphs={explanation.graph_count}, breaks={explanation.graph_break_count}, but should be 2 and 1 "
         "[torch._dynamo.explain(_value_branch)]")
     counter = CompileCounter()
-    compiled = torch.compile(lambda x: x * 2, backend=counter)
-    compiled(torch.randn(3))
-    compiled(torch.randn(3))
-    assert counter.frame_count == 1, f"frame_count={counter.frame_count} after two same-shape calls, should be 1"
-    compiled(torch.randn(5))
-    assert counter.frame_count == 2, (
-        f"frame_count={counter.frame_count} after a new shape, but a shape guard should fail and recompile")
+    compiled = torch.compile(lambda x, k: x * k + x.sum(), backend=counter)
+    for x in (torch.randn(3), torch.randn(3)):
+        torch.testing.assert_close(compiled(x, 2), x * 2 + x.sum(),
+                                   msg="a same-shape call with other values gave another result than eager")
+    assert counter.frame_count == 1, (
+        f"frame_count={counter.frame_count} after two same-shape calls with other values, should be 1")
+    changes = [("a new shape", (torch.randn(5), 2)), ("a new Python constant", (torch.randn(5), 3)),
+               ("a new dtype", (torch.randn(5, dtype=torch.float64), 3)),
+               ("a new device", (torch.randn(5, dtype=torch.float64, device="meta"), 3))]
+    for count, (change, args) in enumerate(changes, start=2):
+        compiled(*args)
+        assert counter.frame_count == count, (
+            f"frame_count={counter.frame_count} after {change}, but its guard should fail and recompile "
+            f"(expected {count})")
+    compiled(torch.randn(6, dtype=torch.float64, device="meta"), 4)
+    assert counter.frame_count == 5, (
+        f"frame_count={counter.frame_count} after another size and integer, but a size and an integer that "
+        "changed once should be dynamic by now and reuse the graph (expected 5)")
 
 
 @pytest.mark.claim("compile.dynamo-ignores-tensor-values", as_written=True)
@@ -283,6 +317,9 @@ def test_torch_compile_is_lazy_and_has_no_aot_mode():
     assert counter.frame_count == 1, f"frame_count={counter.frame_count} after the first call, should be 1"
     modes = set(torch._inductor.list_mode_options())
     assert not any("aot" in mode for mode in modes), f"compile modes {modes} should contain no AOT mode"
+    known = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "lite"}
+    assert {"default", "reduce-overhead", "max-autotune"} <= modes <= known, (
+        f"torch._inductor.list_mode_options() = {sorted(modes)}, but should be among {sorted(known)}")
     with pytest.raises(RuntimeError, match="mode"):
         torch.compile(_Stack(), mode="aot")
 
@@ -402,6 +439,8 @@ def test_compiling_only_submodules_matches_eager_and_prefixes_keys():
     """Material: compile the backbone alone, and the head with backend='aot_eager'.
     True: it works and matches eager, but the parent's state_dict keys gain '_orig_mod.'."""
     assert "aot_eager" in torch._dynamo.list_backends(exclude_tags=()), "aot_eager is not a registered backend"
+    assert "aot_eager" not in torch._dynamo.list_backends(), (
+        "aot_eager is among list_backends()'s default choices, but should be hidden there as a debugging backend")
     eager = _BackboneHead()
     model = _BackboneHead()
     model.load_state_dict(eager.state_dict())
@@ -434,20 +473,28 @@ def _reads_global(x):
 @pytest.mark.claim("compile.compile-proves-model-clean")
 def test_compile_accepts_global_state_and_silently_recompiles():
     """Material: passing through torch.compile proves there is no global-variable pollution.
-    True: code reading a global compiles without complaint; changing it just recompiles."""
+    True: code reading a global compiles without complaint; changing it just recompiles; a device
+    move is traced into the graph like any other call."""
     global SCALE
     counter = CompileCounter()
     compiled = torch.compile(_reads_global, backend=counter)
     x = torch.ones(3)
-    try:
-        torch.testing.assert_close(compiled(x), x * 2.0)
-        SCALE = 3.0
-        torch.testing.assert_close(compiled(x), x * 3.0,
-                                   msg="compiled code did not see the new global value")
-    finally:
-        SCALE = 2.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            torch.testing.assert_close(compiled(x), x * 2.0)
+            SCALE = 3.0
+            torch.testing.assert_close(compiled(x), x * 3.0,
+                                       msg="compiled code did not see the new global value")
+        finally:
+            SCALE = 2.0
+    assert not caught, f"compiling code that reads a global warned {[str(w.message) for w in caught]}"
     assert counter.frame_count == 2, (
         f"frame_count={counter.frame_count}, but a changed global should fail its guard and recompile once")
+    recorder = _GraphRecorder()
+    torch.testing.assert_close(torch.compile(lambda t: t.to("cpu") * 2, backend=recorder, fullgraph=True)(x), x * 2)
+    calls = [node.target for node in recorder.graphs[0].graph.nodes if node.op in ("call_function", "call_method")]
+    assert "to" in calls, f"the graph of t.to('cpu') * 2 calls {calls}, but should hold the device move 'to'"
 
 
 @pytest.mark.claim("compile.compile-proves-model-clean", as_written=True)
@@ -480,8 +527,9 @@ def test_compile_runs_python_that_torchscript_rejects():
 @pytest.mark.claim("compile.max-autotune-every-later-call-fast")
 def test_later_calls_reuse_the_compiled_code_only_while_guards_hold():
     """Material: once compiled, every later forward() runs at full speed.
-    True: same-shape calls reuse the code; a new shape or requires_grad recompiles.
-    Guards are Dynamo's, identical for every mode; the Inductor spec checks max-autotune."""
+    True: same-shape calls reuse the code; the first new shape and requires_grad recompile; after
+    the shape recompile the size is dynamic.  Guards are Dynamo's, identical for every mode; the
+    Inductor spec checks max-autotune."""
     counter = CompileCounter()
     compiled = torch.compile(_Stack(), backend=counter)
     for _ in range(3):
@@ -489,6 +537,14 @@ def test_later_calls_reuse_the_compiled_code_only_while_guards_hold():
     assert counter.frame_count == 1, f"frame_count={counter.frame_count} after 3 same-shape calls, should be 1"
     compiled(torch.randn(7, 4))
     assert counter.frame_count == 2, f"frame_count={counter.frame_count} after a new batch size, should be 2"
+    compiled(torch.randn(9, 4))
+    assert counter.frame_count == 2, (
+        f"frame_count={counter.frame_count} after a third batch size, but the recompiled graph should treat "
+        "the batch size as dynamic and serve it (expected 2)")
+    compiled(torch.randn(9, 4, requires_grad=True))
+    assert counter.frame_count == 3, (
+        f"frame_count={counter.frame_count} after an input with requires_grad, but the grad guard should "
+        "fail and recompile (expected 3)")
 
 
 @pytest.mark.claim("compile.max-autotune-every-later-call-fast", as_written=True)

@@ -60,6 +60,9 @@ def test_inductor_fuses_relu_plus_sigmoid_into_one_kernel():
     code = codes[0]
     kernels = set(re.findall(r"\b(cpp_fused_\w+|triton_\w+_fused_\w+)\s*\(", code))
     assert len(kernels) == 1, f"generated kernels {kernels}, but relu + sigmoid + add should fuse into one"
+    name = next(iter(kernels))
+    assert all(op in name for op in ("add", "relu", "sigmoid")), (
+        f"the fused kernel is named {name}, but should name the three ops it fuses (add, relu, sigmoid)")
     # the allocation helper's name differs by release: empty_strided, empty, empty_strided_cpu
     buffers = re.findall(r"\bbuf\d+\s*=\s*(?:empty_strided\w*|empty)\s*\(", code)
     assert len(buffers) == 1, f"{len(buffers)} buffers allocated, but only the output should be: no intermediates"
@@ -88,6 +91,11 @@ def test_batchnorm_in_eval_mode_compiles_with_inductor():
     """Material: after model.eval() Inductor fails on _native_batch_norm_legit_no_training.
     True: it compiles with the default backend and matches eager; the op is an ordinary one."""
     assert hasattr(torch.ops.aten, "_native_batch_norm_legit_no_training"), "the aten op should exist"
+    from torch._inductor.decomposition import select_decomp_table
+    from torch._inductor.lowering import lowerings
+    op = torch.ops.aten._native_batch_norm_legit_no_training.default
+    assert op in select_decomp_table() or op in lowerings, (
+        "Inductor has neither a decomposition nor a lowering for aten._native_batch_norm_legit_no_training")
     model = _eval_conv_bn()
     x = torch.randn(2, 3, 8, 8)
     before = _unique_graphs()

@@ -37,6 +37,13 @@ class _WithUnused(nn.Module):
         return x + 1
 
 
+class _Loop(nn.Module):
+    def forward(self, x):
+        for _ in range(x.size(0)):
+            x = x * 2
+        return x
+
+
 POSITIVE = torch.ones(3)
 NEGATIVE = torch.full((3,), -2.0)
 
@@ -48,7 +55,8 @@ def _calls(graph) -> list[str]:
 @pytest.mark.claim("compile.jit-trace-needs-no-control-flow")
 def test_trace_accepts_control_flow_but_freezes_the_branch_taken():
     """Material: jit.trace needs a forward without if/for; else script + @script_method.
-    True: trace runs, warns (TracerWarning) and freezes one branch; script needs no decorator."""
+    True: trace runs, warns (TracerWarning), freezes one branch and unrolls loops; script keeps
+    if and for without any decorator."""
     model = _Branchy()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -63,6 +71,14 @@ def test_trace_accepts_control_flow_but_freezes_the_branch_taken():
     for x in (POSITIVE, NEGATIVE):
         torch.testing.assert_close(scripted(x), model(x), msg=f"torch.jit.script(model) differs from eager for {x}")
     assert "prim::If" in str(scripted.graph), "torch.jit.script should keep the if as a prim::If node"
+    looped = _quiet(torch.jit.trace, _Loop(), POSITIVE)
+    calls = _calls(looped.graph)
+    assert calls.count("aten::mul") == 3 and "prim::Loop" not in calls, (
+        f"traced graph calls {calls}, but the 3-step loop should be unrolled into 3 aten::mul [torch.jit.trace(_Loop())]")
+    scripted_loop = _quiet(torch.jit.script, _Loop())
+    assert "prim::Loop" in str(scripted_loop.graph), "torch.jit.script should keep the for loop as a prim::Loop node"
+    torch.testing.assert_close(scripted_loop(torch.ones(4)), torch.full((4,), 16.0),
+                               msg="scripted loop should run 4 times for a 4-row input")
 
 
 @pytest.mark.claim("compile.jit-trace-needs-no-control-flow", as_written=True)
@@ -76,11 +92,18 @@ def test_as_written_trace_refuses_a_forward_with_control_flow():
 @pytest.mark.claim("compile.jit-trace-graph-reveals-branches")
 def test_traced_graph_has_no_branch_and_no_dead_code():
     """Material: printing traced_model.graph shows unused variables and how ifs were compiled.
-    True: the graph holds neither an if node nor the unused computation."""
+    True: the graph holds neither an if node nor the unused computation; the other branch's input
+    silently gets the recorded path's result."""
     branchy = _quiet(torch.jit.trace, _Branchy(), POSITIVE)
     calls = _calls(branchy.graph)
     assert "prim::If" not in calls and "aten::mul" in calls and "aten::sub" not in calls, (
         f"traced graph calls {calls}, but should hold only the recorded x * 2 path")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        wrong = branchy(NEGATIVE)
+    assert not caught and torch.equal(wrong, NEGATIVE * 2) and not torch.equal(wrong, _Branchy()(NEGATIVE)), (
+        f"the traced module gave {wrong} with warnings {[str(w.message) for w in caught]} for a negative input, "
+        "but should silently return the recorded x * 2 path instead of eager's x - 1")
     unused = _quiet(torch.jit.trace, _WithUnused(), POSITIVE)
     assert "aten::sin" not in _calls(unused.graph), (
         f"traced graph calls {_calls(unused.graph)}: the unused sin should have been eliminated")
@@ -112,6 +135,32 @@ def test_script_accepts_list_append_and_dict_keys():
     torch.testing.assert_close(scripted(x), model(x), msg="scripted list.append/dict.keys module differs from eager")
 
 
+@pytest.mark.claim("compile.jit-script-rejects-list-append")
+def test_script_rejects_try_lambda_and_variadic_arguments():
+    """Material: the constructs jit.script refuses are list.append and dict.keys().
+    True: what it refuses are others: a try block, a lambda, a forward taking **kwargs."""
+    class Guarded(nn.Module):
+        def forward(self, x):
+            try:
+                return x + 1
+            except ValueError:
+                return x
+
+    class WithLambda(nn.Module):
+        def forward(self, x):
+            add_one = lambda t: t + 1
+            return add_one(x)
+
+    class Variadic(nn.Module):
+        def forward(self, x, **options):
+            return x
+
+    for module, fragment in ((Guarded(), "try"), (WithLambda(), "Lambda"), (Variadic(), "variable number")):
+        with pytest.raises(torch.jit.frontend.NotSupportedError, match=fragment):
+            _quiet(torch.jit.script, module)
+            pytest.fail(f"torch.jit.script({type(module).__name__}()) scripted, but should refuse it")
+
+
 @pytest.mark.claim("compile.jit-script-rejects-list-append", as_written=True)
 def test_as_written_script_rejects_list_append():
     """Material: list.append makes torch.jit.script fail.  True: it scripts (this spec fails).
@@ -123,7 +172,17 @@ def test_as_written_script_rejects_list_append():
 @pytest.mark.claim("compile.jit-ir-loses-python-dynamism")
 def test_script_rejects_python_it_cannot_express():
     """Material: TorchScript rebuilds an IR outside Python and loses dynamism.
-    True: a try/except block cannot be scripted (torch.compile runs it: see the dynamo specs)."""
+    True: script turns code into its own typed graph, and a try/except block cannot be scripted
+    (torch.compile runs it: see the dynamo specs)."""
+    def scale(x: torch.Tensor, n: int):
+        return x * n
+
+    scripted = _quiet(torch.jit.script, scale)
+    types = [str(value.type()) for value in scripted.graph.inputs()]
+    assert isinstance(scripted.graph, torch._C.Graph) and types == ["Tensor", "int"], (
+        f"torch.jit.script(scale).graph is a {type(scripted.graph).__name__} with input types {types}, "
+        "but should be TorchScript's own graph typed (Tensor, int)")
+
     class Guarded(nn.Module):
         def forward(self, x):
             try:
@@ -131,7 +190,7 @@ def test_script_rejects_python_it_cannot_express():
             except ValueError:
                 return x
 
-    with pytest.raises(torch.jit.frontend.NotSupportedError, match="try"):
+    with pytest.raises(torch.jit.frontend.UnsupportedNodeError, match="try"):
         _quiet(torch.jit.script, Guarded())
 
 
@@ -196,24 +255,25 @@ def test_saved_script_keeps_plain_attributes(tmp_path):
     torch.testing.assert_close(loaded(torch.zeros(2)), torch.full((2,), 5.0))
 
 
-def _deprecation_warnings(fn, *args):
+def _deprecation_warnings(fn, *args, categories=DEPRECATION):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         fn(*args)
     return [str(w.message) for w in caught
-            if issubclass(w.category, DEPRECATION) and "deprecated" in str(w.message)]
+            if issubclass(w.category, categories) and "deprecated" in str(w.message)]
 
 
 @pytest.mark.claim("compile.torchscript-is-the-export-path")
 def test_torchscript_warns_it_is_deprecated_on_recent_torch():
     """Material: TorchScript is how a model goes to production outside Python.
     True: up to 2.9 yes; from 2.10 jit.trace/jit.script warn they are deprecated."""
-    found = {name: _deprecation_warnings(fn, *args) for name, fn, args in (
+    found = {name: _deprecation_warnings(fn, *args, categories=FutureWarning) for name, fn, args in (
         ("torch.jit.script", torch.jit.script, (_Branchy(),)),
         ("torch.jit.trace", torch.jit.trace, (nn.Linear(2, 2), torch.randn(1, 2))),
     )}
     assert all(found.values()), f"deprecation warnings {found}: both should warn on torch {torch.__version__}"
-    assert all("torch.export" in msgs[0] for msgs in found.values()), f"{found} should point to torch.export"
+    assert all("torch.export" in msgs[0] and "torch.compile" in msgs[0] for msgs in found.values()), (
+        f"{found} should point to torch.compile and torch.export")
 
 
 @pytest.mark.claim("compile.torchscript-is-the-export-path", as_written=True)

@@ -9,6 +9,7 @@ Questions about other torch versions are catalogued as not-checkable with refere
 installed torch can answer is checked here.
 """
 import contextlib
+import copy
 import io
 import json
 import os
@@ -189,6 +190,20 @@ def test_memory_a_step_holds_is_a_fixed_part_plus_the_same_amount_per_sample():
     assert held[4] - per_4 == params, (
         f"the fixed part {held[4] - per_4} B (held at batch 4 minus one step) should be the "
         f"parameters' {params} B")
+    training = {batch: _bytes_of_gradients_and_adam_state(model, batch) for batch in (4, 16)}
+    assert training[4] == training[16] >= 3 * params, (
+        f"gradients + Adam state after one step: {training} B by batch size, expected the same for every "
+        f"batch and at least 3x the parameters' {params} B")
+
+
+def _bytes_of_gradients_and_adam_state(model, batch):
+    """Bytes of the gradients and Adam's state after one training step on ``batch`` samples."""
+    trained = copy.deepcopy(model)
+    optimizer = torch.optim.Adam(trained.parameters())
+    trained(torch.randn(batch, 3, 16, 16)).sum().backward()
+    optimizer.step()
+    state = [t for per_param in optimizer.state.values() for t in per_param.values() if torch.is_tensor(t)]
+    return sum(t.numel() * t.element_size() for t in [*(p.grad for p in trained.parameters()), *state])
 
 
 # ---------------------------------------------------------------- GPU memory (gpu only)
@@ -221,6 +236,11 @@ def test_activation_memory_grows_in_proportion_to_batch_size():
             f"memory held with batch {batch} is {ratio:.2f}x that of batch 8, expected about {batch / 8:.0f}x "
             f"(bytes: {held})")
     assert base > 0, "the model's parameters should occupy memory that does not depend on the batch"
+    before = torch.cuda.memory_allocated()
+    one_byte = torch.empty(1, dtype=torch.uint8, device="cuda")
+    rounded = torch.cuda.memory_allocated() - before
+    assert rounded == 512, f"a 1-byte tensor raised memory_allocated() by {rounded} B, expected a 512-byte block"
+    del one_byte
 
 
 @pytest.mark.gpu
@@ -263,6 +283,10 @@ def test_reading_shape_does_not_synchronise_but_item_does():
         shape_text = str(y.shape)
         with pytest.raises(RuntimeError, match="synchroniz"):
             y.sum().item()
+        with pytest.raises(RuntimeError, match="synchroniz"):
+            str(y)                                        # printing the values copies them
+        with pytest.raises(RuntimeError, match="synchroniz"):
+            y.cpu()
     finally:
         torch.cuda.set_sync_debug_mode(previous)
     assert shape_text == "torch.Size([64, 64])"
@@ -294,7 +318,8 @@ def test_memory_summary_lists_allocated_active_and_reserved():
     True: a text table with those rows, from the caching allocator (no per-tensor attribution)."""
     held = torch.empty(8 * MiB, dtype=torch.uint8, device="cuda")
     summary = torch.cuda.memory_summary(abbreviated=False)
-    for row in ("Allocated memory", "Active memory", "GPU reserved memory"):
+    for row in ("Allocated memory", "Active memory", "GPU reserved memory", "Non-releasable memory",
+                "Allocations", "GPU reserved segments"):
         assert row in summary, f"{row!r} missing from torch.cuda.memory_summary():\n{summary}"
     del held
 
@@ -305,10 +330,16 @@ def test_out_of_memory_is_a_runtime_error_subclass_with_the_quoted_text():
     """Material: 'RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB'.
     True: torch.OutOfMemoryError, a RuntimeError subclass, with 'CUDA out of memory. Tried to allocate'."""
     too_much = 2**50                                   # a pebibyte: refused at once, nothing is touched
-    with pytest.raises(torch.cuda.OutOfMemoryError, match="CUDA out of memory. Tried to allocate") as info:
+    assert torch.cuda.OutOfMemoryError is torch.OutOfMemoryError
+    with pytest.raises(torch.OutOfMemoryError) as info:
         torch.empty(too_much, dtype=torch.uint8, device="cuda")
-    assert isinstance(info.value, RuntimeError)
+    assert isinstance(info.value, RuntimeError), f"{type(info.value).__mro__} does not derive from RuntimeError"
+    assert str(info.value).startswith("CUDA out of memory. Tried to allocate"), (
+        f"the message starts {str(info.value)[:80]!r}, expected 'CUDA out of memory. Tried to allocate'")
     torch.cuda.empty_cache()
+    with pytest.raises(RuntimeError) as on_cpu:
+        torch.empty(too_much, dtype=torch.uint8)
+    assert "CUDA out of memory" not in str(on_cpu.value), f"a CPU allocation failure said {on_cpu.value}"
 
 
 @pytest.mark.gpu
@@ -317,7 +348,8 @@ def test_conv_with_cuda_input_and_cpu_weight_reports_input_and_weight_type():
     """Material: 'Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same'.
     True for convolutions; Linear reports the generic same-device error."""
     conv, linear = nn.Conv2d(3, 4, 3), nn.Linear(3, 4)         # left on the CPU
-    with pytest.raises(RuntimeError, match=r"Input type \(.*\) and weight type \(.*\) should be the same"):
+    with pytest.raises(RuntimeError, match=r"Input type \(torch\.cuda\.FloatTensor\) and weight type "
+                       r"\(torch\.FloatTensor\) should be the same"):
         conv(torch.randn(1, 3, 8, 8, device="cuda"))
     with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
         linear(torch.randn(2, 3, device="cuda"))

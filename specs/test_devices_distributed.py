@@ -22,10 +22,9 @@ def test_ddp_without_init_process_group_names_the_missing_default_group():
     """Material: 'RuntimeError: Default process group is not initialized' without init_process_group.
     True: the cause is right; current torch raises ValueError ('has not been initialized')."""
     assert not torch.distributed.is_initialized()
-    with pytest.raises((ValueError, RuntimeError),
-                       match="Default process group has not been initialized") as info:
+    with pytest.raises((ValueError, RuntimeError), match="Default process group has not been initialized, "
+                       "please make sure to call init_process_group"):
         DistributedDataParallel(nn.Linear(2, 2))
-    assert "init_process_group" in str(info.value)
 
 
 # ValueError: current torch; AssertionError: 2.0 and older raise RuntimeError, but worded "has not been initialized"
@@ -92,6 +91,20 @@ def test_load_model_default_map_location_cuda_needs_cuda():
             torch.load(buffer, map_location="cuda", weights_only=False)
 
 
+@pytest.mark.claim("devices.mp-spawn-passes-rank")
+def test_mp_spawn_hands_fn_and_args_to_start_processes(monkeypatch):
+    """Material: mp.spawn(train_fn, args=(world_size,), nprocs=world_size, join=True).
+    True: spawn is start_processes with the 'spawn' method (the two-process specs run start_processes)."""
+    import importlib
+    spawn_module = importlib.import_module("torch.multiprocessing.spawn")   # the attribute is the function
+    calls = []
+    monkeypatch.setattr(spawn_module, "start_processes", lambda *args, **kwargs: calls.append((args, kwargs)))
+    torch.multiprocessing.spawn(print, args=(2,), nprocs=2, join=True)
+    assert calls == [((print, (2,), 2, True, False), {"start_method": "spawn"})], (
+        f"mp.spawn called start_processes with {calls}, expected (fn, args, nprocs, join, daemon) "
+        "and start_method='spawn'")
+
+
 # ---------------------------------------------------------------- two gloo processes
 
 @pytest.mark.distributed
@@ -106,6 +119,50 @@ def test_workers_get_their_rank_first_and_form_one_group(ref):
     sums = ref.distributed.run_workers(ref.distributed.all_reduce_sum, WORLD_SIZE, timeout=30)
     assert [s.item() for s in sums] == [3.0, 3.0], (
         f"all_reduce of rank+1 over 2 ranks gave {[s.item() for s in sums]}, expected [3.0, 3.0]")
+
+
+def _join_through_environment(rank, world_size, port, answers):
+    """The material's setup_ddp: MASTER_ADDR/MASTER_PORT in the environment, then the default env://."""
+    import datetime
+    import os
+    os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
+    torch.distributed.init_process_group("gloo", rank=rank, world_size=world_size,
+                                         timeout=datetime.timedelta(seconds=20))
+    try:
+        total = torch.tensor([float(rank + 1)])
+        torch.distributed.all_reduce(total)
+        answers.put((rank, torch.distributed.get_rank(), torch.distributed.get_world_size(), total.item()))
+    finally:
+        torch.distributed.destroy_process_group()
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.mp-spawn-passes-rank")
+def test_ranks_join_through_master_addr_and_port(ref):
+    """Material: setup_ddp(rank, world_size) sets MASTER_ADDR/MASTER_PORT and calls init_process_group.
+    True: with those variables set, the default env:// rendezvous joins the ranks into one group."""
+    import multiprocessing
+    answers = multiprocessing.get_context("fork").SimpleQueue()
+    torch.multiprocessing.start_processes(_join_through_environment, args=(WORLD_SIZE, ref.distributed.free_port(),
+                                          answers), nprocs=WORLD_SIZE, join=True, start_method="fork")
+    seen = sorted(answers.get() for _ in range(WORLD_SIZE))
+    assert seen == [(0, 0, 2, 3.0), (1, 1, 2, 3.0)], (
+        f"(index, group rank, group size, all_reduce of rank+1) per process: {seen}, "
+        "expected [(0, 0, 2, 3.0), (1, 1, 2, 3.0)]")
+
+
+@pytest.mark.distributed
+@pytest.mark.claim("devices.ddp-state-dict-module-prefix")
+def test_ddp_holds_the_model_as_its_submodule_named_module(single_process_group):
+    """Material: weights saved from DDP carry the 'module.' prefix.
+    True: the wrapper's only child is the model, under the name 'module'."""
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    wrapper = DistributedDataParallel(model)
+    children = dict(wrapper.named_children())
+    assert list(children) == ["module"] and children["module"] is model, (
+        f"DDP's children are {list(children)}, expected the wrapped model alone under 'module'")
+    assert list(wrapper.state_dict()) == [f"module.{key}" for key in model.state_dict()], (
+        f"DDP state_dict keys {list(wrapper.state_dict())}")
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +263,9 @@ def test_wrapped_module_state_dict_has_no_prefix(ref, ddp_step):
     module_keys = list(results[0]["module_state_dict"])
     assert module_keys == list(ref.distributed.make_model().state_dict()), f"module.state_dict() keys: {module_keys}"
     assert not any(k.startswith("module.") for k in module_keys)
+    wrapper_keys = list(results[0]["ddp_state_dict"])
+    assert wrapper_keys == [f"module.{key}" for key in module_keys], (
+        f"the wrapper's own state_dict() keys are {wrapper_keys}, expected 'module.' + each plain key")
 
 
 @pytest.mark.distributed
@@ -222,7 +282,8 @@ def test_as_written_wrapped_module_state_dict_has_prefix(ddp_step):
 def test_ddp_rejects_cpu_module_with_device_ids(single_process_group):
     """Material: move the model to its device before wrapping in DDP.
     True: a CPU module wrapped with device_ids=[0] is rejected at construction."""
-    with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
+    with pytest.raises(ValueError, match="device_ids and output_device arguments only work with "
+                       "single-device/multiple-device GPU modules or CPU modules"):
         nn.parallel.DistributedDataParallel(nn.Linear(2, 2), device_ids=[0])
     wrapped = nn.parallel.DistributedDataParallel(nn.Linear(2, 2))  # CPU module, no device_ids
     assert wrapped(torch.ones(1, 2)).shape == (1, 2)

@@ -43,10 +43,13 @@ def test_cuda_and_cpu_tensors_in_one_op_raise_same_device_error():
     """Material: mixing a GPU and a CPU tensor raises 'Expected all tensors to be on the same device'.
     True on CUDA, for non-scalar CPU tensors; a 0-dim CPU tensor is allowed as a scalar."""
     gpu, cpu = torch.ones(3, device="cuda"), torch.ones(3)
-    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
-        torch.cat([gpu, cpu])
-    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
-        torch.mm(gpu.view(1, 3), cpu.view(3, 1))
+    for name, op in [("cat", lambda: torch.cat([gpu, cpu])), ("add", lambda: gpu + cpu),
+                     ("mm", lambda: torch.mm(gpu.view(1, 3), cpu.view(3, 1)))]:
+        with pytest.raises(RuntimeError) as info:
+            op()
+        assert str(info.value).startswith("Expected all tensors to be on the same device"), (
+            f"{name} of a cuda and a cpu tensor raised {str(info.value)[:120]!r}, expected a message "
+            "starting 'Expected all tensors to be on the same device'")
     mixed_with_scalar = gpu + torch.tensor(2.0)
     assert mixed_with_scalar.device.type == "cuda", (
         f"cuda + 0-dim cpu tensor landed on {mixed_with_scalar.device}, expected cuda")
@@ -68,6 +71,8 @@ def test_device_mixing_raises_inside_forward_at_the_cat():
     frames = [entry.name for entry in info.traceback]
     assert "forward" in frames, (
         f"the error was raised from frames {frames}, expected inside _CatsWithBias.forward (at torch.cat)")
+    line = str([entry for entry in info.traceback if entry.name == "forward"][-1].statement)
+    assert "torch.cat" in line, f"the traceback's line in forward is {line!r}, expected the torch.cat line"
 
 
 @pytest.mark.gpu
@@ -99,7 +104,8 @@ def test_module_to_moves_parameters_and_buffers_recursively():
     True: every registered parameter and buffer of every submodule moves."""
     model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Sequential(nn.Flatten(), nn.Linear(4, 2)))
     names = sorted(_registered_tensors(model))
-    assert "1.running_mean" in names and "1.num_batches_tracked" in names and "2.1.weight" in names
+    assert {"1.running_mean", "1.running_var", "1.num_batches_tracked", "2.1.weight"} <= set(names), (
+        f"registered tensors {names}, expected BatchNorm's three buffers and the nested Linear's weight")
     model.to(META)
     where = {name: t.device for name, t in _registered_tensors(model).items()}
     assert all(dev == META for dev in where.values()), f"after model.to('meta'): {where}, expected all on meta"
@@ -116,9 +122,14 @@ def test_module_to_moves_only_registered_tensors():
             self.register_buffer("kept", torch.ones(2))
             self.plain = torch.ones(2)                 # ordinary attribute
             self.in_list = [nn.Linear(2, 2)]           # not registered
+            self.in_module_list = nn.ModuleList([nn.Linear(2, 2)])   # the fix for the list
 
     model = Holder().to(META)
-    assert model.fc.weight.device == META and model.kept.device == META
+    assert model.fc.weight.device == META and model.kept.device == META, (
+        f"a submodule's weight is on {model.fc.weight.device} and a registered buffer on {model.kept.device}, "
+        "expected both on meta")
+    assert model.in_module_list[0].weight.device == META, (
+        f"a layer in nn.ModuleList is on {model.in_module_list[0].weight.device}, expected it moved to meta")
     assert model.plain.device.type == "cpu", f"plain attribute moved to {model.plain.device}, expected to stay on cpu"
     assert model.in_list[0].weight.device.type == "cpu", (
         f"list-held layer moved to {model.in_list[0].weight.device}, expected to stay on cpu")
@@ -171,6 +182,12 @@ def test_tensor_to_returns_a_new_tensor_and_leaves_the_original():
     assert data.device.type == "cpu", f"data.to('meta') moved the original to {data.device}, expected it untouched"
     assert data.to("cpu") is data, "data.to('cpu') on a cpu tensor returned a new tensor, expected the same object"
     assert data.to(torch.float32) is data, "to(float32) on a float32 tensor returned a new tensor"
+    widened = data.to(torch.float64)
+    assert widened is not data and (widened.dtype, data.dtype) == (torch.float64, torch.float32), (
+        f"to(float64) gave {widened.dtype} and left the original {data.dtype}, expected a new float64 tensor "
+        "and the float32 original")
+    layer = nn.Linear(2, 2)
+    assert layer.to(META) is layer and layer.weight.device == META, "Module.to, unlike Tensor.to, should work in place"
     copied = data.to("cpu", copy=True)
     assert copied is not data and copied.data_ptr() != data.data_ptr(), "to(copy=True) shared memory"
 
@@ -234,7 +251,8 @@ def test_as_written_zeros_like_inherits_requires_grad():
 def test_numpy_of_non_cpu_tensor_raises_type_error_naming_the_device():
     """Material: "can't convert cuda:0 device type tensor to numpy"; .cpu() first fixes it.
     True: .numpy() refuses every non-CPU device with that TypeError (meta here)."""
-    with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+    with pytest.raises(TypeError, match=r"can't convert meta device type tensor to numpy\. "
+                       r"Use Tensor\.cpu\(\) to copy the tensor to host memory first"):
         torch.ones(2, device=META).numpy()
     assert torch.ones(2).numpy().tolist() == [1.0, 1.0]
 
@@ -244,7 +262,8 @@ def test_numpy_of_non_cpu_tensor_raises_type_error_naming_the_device():
 def test_numpy_of_cuda_tensor_raises_and_cpu_fixes_it():
     """Material: the cuda:0 tensor must go through .cpu() before NumPy.  True on CUDA."""
     gpu = torch.ones(2, device="cuda:0")
-    with pytest.raises(TypeError, match="can't convert cuda:0 device type tensor to numpy"):
+    with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy\. "
+                       r"Use Tensor\.cpu\(\) to copy the tensor to host memory first"):
         gpu.numpy()
     assert gpu.cpu().numpy().tolist() == [1.0, 1.0]
 
@@ -272,6 +291,7 @@ def test_device_strings_and_objects_are_interchangeable():
     x = torch.ones(2)
     assert x.to("cpu").device == x.to(torch.device("cpu")).device == torch.device("cpu")
     assert torch.device("cuda:1") == torch.device("cuda", 1)
+    assert (torch.device("cuda").type, torch.device("cpu").type) == ("cuda", "cpu")
     assert str(torch.device("cpu")) == "cpu"
     with pytest.raises(RuntimeError, match="device"):
         torch.device("gpu")
@@ -291,7 +311,10 @@ def test_bare_cuda_has_no_index_and_indexed_cuda_does():
 def test_bare_cuda_resolves_to_the_current_device():
     """Material: plain 'cuda' is wrong for DDP ranks.  True: it lands on torch.cuda.current_device()."""
     placed = torch.ones(1, device="cuda")
-    assert placed.device == torch.device("cuda", torch.cuda.current_device())
+    assert placed.device == torch.device("cuda", torch.cuda.current_device()), (
+        f"a tensor made with device='cuda' is on {placed.device}, expected the current device")
+    assert torch.cuda.current_device() == 0, (
+        f"current device {torch.cuda.current_device()} without torch.cuda.set_device, expected 0")
 
 
 @pytest.mark.claim("modules.module-has-no-device-attribute")
@@ -339,6 +362,11 @@ def test_first_parameter_device_misses_a_split_model():
     whole = nn.Linear(2, 2).to(META)
     x = torch.ones(1, 2).to(next(whole.parameters()).device)
     assert x.device == META, "x.to(next(parameters()).device) did not follow a single-device model"
+    norm = nn.BatchNorm1d(2)
+    norm.running_mean = norm.running_mean.to(META)       # a buffer elsewhere, every parameter on cpu
+    params, buffers = {p.device for p in norm.parameters()}, {b.device for b in norm.buffers()}
+    assert params == {torch.device("cpu")} and META in buffers, (
+        f"parameter devices {params}, buffer devices {buffers}: only the buffers should show the split")
 
 
 @pytest.mark.claim("devices.first-parameter-device-check", as_written=True)

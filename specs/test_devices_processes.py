@@ -77,6 +77,24 @@ def test_set_start_method_works_late_but_only_once():
         asked_first.set_start_method("spawn")
 
 
+@pytest.mark.skipif(not LINUX, reason="the default start method differs on Windows and macOS (spawn)")
+@pytest.mark.claim("devices.set-start-method-placement")
+def test_starting_a_process_fixes_the_start_method():
+    """Material: call set_start_method('spawn') right after import torch.
+    True: the deadline is the first process started, not the import; afterwards the call raises."""
+    default = multiprocessing.context._default_context
+    saved = default._actual_context
+    default._actual_context = None                        # as in a fresh program: nothing fixed yet
+    try:
+        child = multiprocessing.Process(target=int)       # started through the default context
+        child.start()
+        child.join(10)
+        with pytest.raises(RuntimeError, match="context has already been set"):
+            torch_mp.set_start_method("spawn")
+    finally:
+        default._actual_context = saved
+
+
 @pytest.mark.claim("devices.set-start-method-placement", as_written=True)
 def test_as_written_set_start_method_after_other_work_fails():
     """Material: set_start_method must come immediately after import torch.  True: later is fine (strict xfail)."""
@@ -111,6 +129,7 @@ def _first_batch_from_worker():
 
 @pytest.mark.skipif(not LINUX or sys.version_info >= (3, 14), reason="workers are forked on Linux up to Python 3.13")
 @pytest.mark.claim("devices.dataloader-workers-spawn-copy")
+@pytest.mark.claim("devices.start-method-default-spawn")
 def test_dataloader_workers_are_forked_and_see_parent_runtime_state():
     """Material: num_workers > 0 spawns workers, each copying the parent's memory image.
     True on Linux: workers are forked; they share the parent's state copy-on-write."""
@@ -155,7 +174,8 @@ def test_cuda_call_in_forked_child_after_parent_init_raises():
         process.join(5)
         pytest.fail("the forked child did not finish within 30 s")
     message = answers.get()
-    assert "Cannot re-initialize CUDA in forked subprocess" in message, (
+    assert ("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+            "you must use the 'spawn' start method") in message, (
         f"forked child's torch.cuda.current_device() gave {message!r}, expected the re-initialize error")
 
 
@@ -181,7 +201,10 @@ def test_pin_memory_without_accelerator_warns_and_returns_ordinary_tensors():
     if accelerator:
         pytest.skip("an accelerator is present: batches are pinned (see the gpu spec)")
     loader = DataLoader(TensorDataset(torch.randn(8, 3)), batch_size=4, pin_memory=True)
-    with warnings.catch_warnings(record=True):   # torch warns that there is nothing to pin to
+    with warnings.catch_warnings(record=True) as caught:   # torch warns that there is nothing to pin to
         warnings.simplefilter("always")
         (batch,) = next(iter(loader))
     assert not batch.is_pinned(), "a batch came back pinned on a machine without an accelerator"
+    messages = [str(w.message) for w in caught]
+    assert any("no accelerator is found" in m for m in messages), (
+        f"DataLoader(pin_memory=True) warned {messages}, expected a warning that no accelerator is found")

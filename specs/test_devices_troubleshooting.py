@@ -57,6 +57,24 @@ def test_as_written_fewer_workers_shrink_the_step_memory():
         f"the step saves {without} bytes on a batch from 0 workers and {with_workers} from 2: the same")
 
 
+@pytest.mark.gpu
+@pytest.mark.claim("devices.oom-causes")
+def test_pinned_batches_take_no_gpu_memory():
+    """Material: CUDA out of memory comes from pin_memory=True (002).
+    True: pinned batches live in host memory; loading them allocates nothing on the GPU."""
+    torch.ones(1, device="cuda")                              # the CUDA context, before counting
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
+    loader = DataLoader(TensorDataset(torch.randn(64, 3, 32, 32)), batch_size=32, pin_memory=True)
+    batches = [batch for (batch,) in loader]
+    assert all(batch.is_pinned() and batch.device.type == "cpu" for batch in batches), (
+        "DataLoader(pin_memory=True) on a CUDA machine should give pinned cpu batches")
+    after = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
+    assert after == before, (
+        f"GPU memory (allocated, reserved) went from {before} to {after} B while pinning 2 batches, "
+        "expected no change")
+
+
 # --- BrokenPipeError and forked workers --------------------------------------------------------
 
 class _TouchesCuda(Dataset):
