@@ -520,3 +520,68 @@ def sharing_strategy_always_file_system():
     ('file_system'), so batches from workers hold no descriptor and no limit is ever reached."""
     original = torch.multiprocessing.set_sharing_strategy
     torch.multiprocessing.set_sharing_strategy = lambda strategy: original("file_system")
+
+
+@fault("data.shuffle-reorders-each-epoch")
+def random_sampler_seeds_from_the_os():
+    """Without a generator, RandomSampler seeds each epoch from the OS instead of torch's global RNG."""
+    import os
+
+    sampler = torch.utils.data.RandomSampler
+    original = sampler.__iter__
+
+    def iterate(self):
+        if self.generator is None:
+            self.generator = torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
+            try:
+                yield from original(self)
+            finally:
+                self.generator = None
+        else:
+            yield from original(self)
+
+    sampler.__iter__ = iterate
+
+
+@fault("data.totensor-divides-uint8-only")
+def totensor_divides_every_integer_input():
+    """ToTensor divides every integer input by 255 (int16/int32 arrays and PIL modes I, I;16 too)."""
+    import torchvision.transforms.functional as F
+    original = F.to_tensor
+
+    def to_tensor(pic):
+        out = original(pic)
+        return out.float().div(255) if not out.is_floating_point() else out
+
+    F.to_tensor = to_tensor
+
+
+@fault("data.subset-random-sampler-generator")
+def subset_sampler_reseeds_every_epoch():
+    """SubsetRandomSampler re-seeds its generator to one fixed state at each epoch: a reused one repeats."""
+    sampler = torch.utils.data.SubsetRandomSampler
+    original = sampler.__iter__
+
+    def iterate(self):
+        if self.generator is not None:
+            if not hasattr(self, "_first_state"):
+                self._first_state = self.generator.get_state()
+            self.generator.set_state(self._first_state)
+        return original(self)
+
+    sampler.__iter__ = iterate
+
+
+@fault("data.drop-last-drops-tail")
+def drop_last_drops_a_fixed_tail():
+    """drop_last=True always drops the same samples: shuffling leaves the tail's indices out of it."""
+    sampler = torch.utils.data.RandomSampler
+    original = sampler.__iter__
+
+    def iterate(self):
+        order = list(original(self))
+        n = len(order)
+        tail = [i for i in order if i >= n - n % 64] if n % 64 else []
+        yield from [i for i in order if i not in set(tail)] + tail
+
+    sampler.__iter__ = iterate

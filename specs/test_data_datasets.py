@@ -121,6 +121,7 @@ def test_the_whole_mini_dataset_loaded_eagerly_takes_megabytes(ref, tmp_path):
     assert batches[0].dtype == torch.float32 and as_float == 4 * elements, (
         f"ToTensor batches hold {as_float} bytes, expected {4 * elements} (float32)")
     assert as_float < 1.2e9 / 50, f"eager load {as_float} bytes is not far below the material's 1.2 GB"
+    assert raw < 20e6, f"the whole uint8 file is {raw} bytes, expected less than the material's 20 MB"
 
 
 @pytest.mark.claim("data.memmap-memory-figures", as_written=True)
@@ -148,18 +149,24 @@ def test_materials_pipeline_fails_on_memmap_rows_when_the_flip_fires(ref, tmp_pa
     path = tmp_path / "images.dat"
     write_images(path, 16)
     data = np.memmap(path, dtype=np.uint8, mode="r", shape=(16, 32, 32, 3))
+    assert isinstance(data[0], np.ndarray), f"a memmap row is {type(data[0]).__name__}, expected a numpy array"
     always_flip = transforms.Compose([transforms.RandomHorizontalFlip(p=1.0), transforms.ToTensor()])
     with pytest.raises(TypeError, match="PIL Image"):
         always_flip(data[0])
     transform = materials_train_transform()
     outcomes = []
-    for i in range(16):
+    for i in range(400):
         try:
-            transform(data[i])
+            transform(data[i % 16])
             outcomes.append("ok")
         except TypeError:
             outcomes.append("TypeError")
-    assert "TypeError" in outcomes, f"16 samples through the material's pipeline all passed: {outcomes}"
+    share = outcomes.count("TypeError") / len(outcomes)
+    assert 0.4 < share < 0.6, f"{share:.0%} of 400 samples through the material's pipeline failed, expected about half"
+    ds = ref.data.MemmapDataset(path, (16, 32, 32, 3), np.uint8, targets=[0] * 16, transform=transform)
+    with pytest.raises(TypeError, match="PIL Image"):
+        for _ in DataLoader(ds, batch_size=4, shuffle=True):
+            pass  # the first epoch stops at the first batch with a fired flip
 
 
 @pytest.mark.claim("data.memmap-pipeline-example")
@@ -168,15 +175,18 @@ def test_converting_before_the_flip_fixes_the_pipeline(ref, tmp_path):
     True: it does once the array becomes a PIL image (or tensor) before the flip."""
     path = tmp_path / "images.dat"
     images = write_images(path, 16)
-    fixed = transforms.Compose([Image.fromarray, materials_train_transform()])
-    ds = ref.data.MemmapDataset(path, (16, 32, 32, 3), np.uint8, targets=[i % 10 for i in range(16)],
-                                transform=fixed)
-    xb, yb = next(iter(DataLoader(ds, batch_size=16)))
-    assert xb.shape == (16, 3, 32, 32) and xb.dtype == torch.float32, f"batch {tuple(xb.shape)} {xb.dtype}"
     plain = transforms.Normalize(MATERIAL_MEAN, MATERIAL_STD)(
         torch.from_numpy(images).permute(0, 3, 1, 2).float() / 255)
-    for i in range(16):  # each sample is the normalized image, flipped or not
-        assert torch.allclose(xb[i], plain[i], atol=1e-5) or torch.allclose(xb[i], plain[i].flip(-1), atol=1e-5)
+    to_tensor_first = transforms.Compose([
+        transforms.ToTensor(), transforms.RandomHorizontalFlip(p=0.5),
+        transforms.Normalize(mean=list(MATERIAL_MEAN), std=list(MATERIAL_STD))])
+    for fixed in (transforms.Compose([Image.fromarray, materials_train_transform()]), to_tensor_first):
+        ds = ref.data.MemmapDataset(path, (16, 32, 32, 3), np.uint8, targets=[i % 10 for i in range(16)],
+                                    transform=fixed)
+        xb, yb = next(iter(DataLoader(ds, batch_size=16)))
+        assert xb.shape == (16, 3, 32, 32) and xb.dtype == torch.float32, f"batch {tuple(xb.shape)} {xb.dtype}"
+        for i in range(16):  # each sample is the normalized image, flipped or not
+            assert torch.allclose(xb[i], plain[i], atol=1e-5) or torch.allclose(xb[i], plain[i].flip(-1), atol=1e-5)
 
 
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable")
@@ -280,3 +290,14 @@ def test_cifar10_without_the_folder_refuses_to_load(tmp_path):
     True: download=False and no files raise RuntimeError('Dataset not found or corrupted')."""
     with pytest.raises(RuntimeError, match="Dataset not found or corrupted"):
         CIFAR10(root=str(tmp_path), train=True, download=False)
+
+
+@pytest.mark.claim("data.cifar10-manual-download-folder")
+def test_cifar10_checks_the_md5_of_the_files_it_finds(tmp_path):
+    """Material: the unpacked archive in ./data/cifar-10-batches-py is used as is.
+    True: with download=False the files are verified against CIFAR-10's md5 sums, nothing is fetched:
+    files of the right names but other bytes are refused as corrupted."""
+    write_cifar10_batches(tmp_path)
+    with pytest.raises(RuntimeError, match="Dataset not found or corrupted"):
+        CIFAR10(root=str(tmp_path), train=True, download=False)
+    assert all(len(md5) == 32 for _, md5 in CIFAR10.train_list + CIFAR10.test_list)

@@ -7,6 +7,7 @@ normalized tensor is black).  Throughput is measured by benchmarks/bench_data.py
 asserted here; these specs check what the figures rest on: which processes load, how batches
 travel, what the loader's settings are, what matplotlib draws.
 """
+import logging
 import multiprocessing
 import os
 
@@ -108,6 +109,8 @@ def test_prefetch_factor_2_is_the_default_and_bounds_the_batches_in_flight():
     ahead, so an epoch starts with 2 x num_workers requests whether or not it is written."""
     default, requested = _first_requests()
     assert (default, requested) == (2, 4), f"default prefetch_factor {default}, {requested} batches requested"
+    assert _first_requests(prefetch_factor=2) == (default, requested), (
+        "writing prefetch_factor=2 changed the loader's setting or its first requests")
     assert _first_requests(prefetch_factor=4) == (4, 8)
 
 
@@ -149,13 +152,38 @@ def test_imshow_clips_a_normalized_image_to_0_1_instead_of_blacking_it_out():
     True: matplotlib clips float RGB to [0, 1]: negatives become 0 and values above 1 become 1, so
     the picture is saturated, with black and white pixels, and most of it is not black."""
     image = _normalized_cifar_like_image()
-    drawn = _drawn_pixels(image)
+    records = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("matplotlib")
+    logger.addHandler(handler)
+    try:
+        drawn = _drawn_pixels(image)
+    finally:
+        logger.removeHandler(handler)
+    messages = [r.getMessage() for r in records]
+    assert any("Clipping input data" in m for m in messages), f"matplotlib logged {messages}, expected a clipping warning"
     expected = (np.clip(image, 0, 1) * 255).round()
     assert drawn.shape == expected.shape, f"drawn {drawn.shape}, image {expected.shape}"
     assert np.abs(drawn.astype(float) - expected).max() <= 1, "imshow drew something else than clip(x, 0, 1)"
     not_black = (drawn.max(axis=2) > 0).mean()
     assert not_black > 0.5, f"only {not_black:.0%} of the drawn pixels are not black"
     assert (drawn == 255).all(axis=2).any(), "no pixel was clipped to white"
+
+
+@pytest.mark.claim("data.imshow-normalized-black")
+def test_imshow_of_the_denormalized_image_shows_the_original_pixels():
+    """Material: denormalize before plt.imshow.
+    True: x * std + mean, clamped, draws the original image's pixels."""
+    torch.manual_seed(0)
+    original = torch.rand(3, 32, 32)   # what _normalized_cifar_like_image normalizes
+    normalized = torch.from_numpy(_normalized_cifar_like_image()).permute(2, 0, 1)
+    std = torch.tensor((0.2023, 0.1994, 0.2010)).view(3, 1, 1)
+    mean = torch.tensor((0.4914, 0.4822, 0.4465)).view(3, 1, 1)
+    shown = (normalized * std + mean).clamp(0, 1).permute(1, 2, 0).numpy()
+    drawn = _drawn_pixels(shown)
+    expected = (original.permute(1, 2, 0).numpy() * 255).round()
+    assert np.abs(drawn.astype(float) - expected).max() <= 1, "the denormalized image drew other pixels than the original"
 
 
 @pytest.mark.claim("data.imshow-normalized-black", as_written=True)

@@ -11,6 +11,8 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, RandomSampler, SequentialSampler, SubsetRandomSampler, TensorDataset
 
+from torchclaims.optional import need
+
 
 def _indices(loader):
     return torch.cat([batch[0] for batch in loader]).tolist()
@@ -43,7 +45,9 @@ def test_loader_stacks_samples_into_batches_of_the_material_shapes():
     assert shapes == {((64, 784), (64,))}, f"full batch shapes {shapes}, expected only ((64, 784), (64,))"
     assert (batches[-1][0].shape, batches[-1][1].shape) == (torch.Size([40, 784]), torch.Size([40])), (
         f"last batch shapes {batches[-1][0].shape}, {batches[-1][1].shape}, expected 40 rows")
-    assert (batches[0][0].dtype, batches[0][1].dtype) == (torch.float32, torch.int64)
+    assert {(xb.dtype, yb.dtype) for xb, yb in batches} == {(torch.float32, torch.int64)}
+    dropped = [xb.shape[0] for xb, _ in DataLoader(ds, batch_size=64, shuffle=True, drop_last=True)]
+    assert dropped == [64] * 15, f"drop_last=True batch sizes {dropped}, expected fifteen batches of 64"
 
 
 @pytest.mark.claim("data.dataset-index-dataloader-batches")
@@ -74,6 +78,27 @@ def test_collate_turns_numpy_arrays_and_ints_into_tensors():
     assert batch["image"].dtype == torch.uint8
     torch.testing.assert_close(batch["label"], torch.tensor([0, 1, 2]))
     torch.testing.assert_close(batch["weight"], torch.tensor([0.0, 0.5, 1.0], dtype=torch.float64))
+    pairs = [(np.full(2, i, dtype=np.float32), i) for i in range(4)]   # a tuple (ndarray, int) per index
+    xb, yb = next(iter(DataLoader(pairs, batch_size=4)))
+    assert isinstance(xb, torch.Tensor) and xb.shape == (4, 2) and yb.tolist() == [0, 1, 2, 3], (
+        f"tuple samples collated to {type(xb).__name__} {tuple(getattr(xb, 'shape', ()))}, {yb}")
+    nested = next(iter(DataLoader([[np.zeros(2), 1.5], [np.ones(2), 2.5]], batch_size=2)))
+    assert isinstance(nested, list) and [type(t) for t in nested] == [torch.Tensor, torch.Tensor], (
+        f"list samples collated to {nested!r}, expected a list of two tensors")
+
+
+@pytest.mark.claim("data.getitem-need-not-return-tensor")
+def test_collate_refuses_what_it_has_no_rule_for():
+    """Material: __getitem__ must return tensors.
+    True: what fails is a sample collate cannot convert, such as a PIL image or an object of its own class."""
+    image = need("PIL.Image")
+
+    class Opaque:
+        pass
+
+    for samples in ([image.new("RGB", (2, 2))] * 2, [Opaque(), Opaque()]):
+        with pytest.raises(TypeError, match="batch must contain tensors, numpy arrays, numbers, dicts or lists"):
+            next(iter(DataLoader(samples, batch_size=2)))
 
 
 @pytest.mark.claim("data.getitem-need-not-return-tensor", as_written=True)
@@ -92,6 +117,7 @@ def test_shuffle_draws_a_new_permutation_every_epoch():
     True: two epochs give two different permutations of all indices."""
     ds = TensorDataset(torch.arange(50))
     loader = DataLoader(ds, batch_size=8, shuffle=True)
+    assert isinstance(loader.sampler, RandomSampler), f"shuffle=True gave a {type(loader.sampler).__name__}"
     first, second = _indices(loader), _indices(loader)
     assert sorted(first) == sorted(second) == list(range(50)), "an epoch did not cover each index exactly once"
     assert first != list(range(50)), f"shuffle=True returned the identity order {first[:10]}..."
@@ -112,6 +138,24 @@ def test_shuffle_with_a_seeded_generator_repeats_the_epoch_sequence():
     assert two_epochs(3) != two_epochs(4), "different seeds gave identical epoch orders"
 
 
+@pytest.mark.claim("data.shuffle-reorders-each-epoch")
+def test_shuffle_without_a_generator_seeds_from_torchs_global_rng():
+    """Material: shuffle reorders every epoch.
+    True: without a generator each epoch's permutation is seeded from torch's global RNG, so
+    torch.manual_seed(s) repeats the epoch sequence."""
+    ds = TensorDataset(torch.arange(30))
+
+    def two_epochs(seed):
+        torch.manual_seed(seed)
+        loader = DataLoader(ds, batch_size=7, shuffle=True)
+        return _indices(loader), _indices(loader)
+
+    first = two_epochs(5)
+    assert first[0] != first[1], "two epochs without a generator gave the same order"
+    assert two_epochs(5) == first, "torch.manual_seed(5) did not repeat the epoch orders of a loader without generator"
+    assert two_epochs(6) != first, "another global seed gave the same epoch orders"
+
+
 @pytest.mark.claim("data.shuffle-train-only")
 def test_unshuffled_loader_returns_dataset_order_every_time():
     """Material: validation loaders use shuffle=False.
@@ -121,6 +165,25 @@ def test_unshuffled_loader_returns_dataset_order_every_time():
     assert isinstance(loader.sampler, SequentialSampler), f"sampler {type(loader.sampler).__name__}"
     assert _indices(loader) == _indices(loader) == list(range(25)), "shuffle=False did not keep index order"
     assert isinstance(DataLoader(ds, shuffle=True).sampler, RandomSampler)
+    tails = [list(DataLoader(ds, batch_size=4, shuffle=False))[-1][0].tolist() for _ in range(2)]
+    assert tails == [[24], [24]], f"the last partial batch of two passes: {tails}, expected [24] both times"
+
+
+@pytest.mark.claim("data.shuffle-train-only")
+def test_full_pass_accuracy_does_not_depend_on_the_order():
+    """Material: the validation loader uses shuffle=False.
+    True: the number of correct predictions over a full pass is the same in any order."""
+    ds = TensorDataset(torch.randn(50, 4), torch.randint(0, 3, (50,)))
+    model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.Linear(8, 3)).eval()
+
+    def correct(loader):
+        with torch.no_grad():
+            return sum(model(xb).argmax(1).eq(yb).sum().item() for xb, yb in loader)
+
+    plain = correct(DataLoader(ds, batch_size=8))
+    shuffled = [correct(DataLoader(ds, batch_size=8, shuffle=True, generator=torch.Generator().manual_seed(s)))
+                for s in range(3)]
+    assert shuffled == [plain] * 3, f"correct predictions shuffled {shuffled}, unshuffled {plain}"
 
 
 @pytest.mark.claim("data.subset-random-sampler-generator")
@@ -141,6 +204,14 @@ def test_subset_random_sampler_seeded_by_epoch_is_reproducible_and_varies():
         subset, generator=torch.Generator().manual_seed(1)))
     assert _indices(loader) == order(1), "the loader did not follow its sampler's order"
 
+    def reused(seed):  # one generator, seeded once, drawn from epoch after epoch
+        sampler = SubsetRandomSampler(subset, generator=torch.Generator().manual_seed(seed))
+        return [list(sampler) for _ in range(3)]
+
+    epochs = reused(7)
+    assert len({tuple(e) for e in epochs}) == 3, "a reused generator repeated an epoch's order"
+    assert reused(7) == epochs, "seeding one generator once did not reproduce the epoch sequence"
+
 
 # --- the last batch --------------------------------------------------------------------
 
@@ -160,6 +231,18 @@ def test_drop_last_drops_only_the_incomplete_final_batch(n, batch, drop_last, ex
         f"[DataLoader(n={n}, batch_size={batch}, drop_last={drop_last})]")
     if drop_last:
         assert all(s == batch for s in sizes), f"drop_last=True still yielded a batch of size {min(sizes)}"
+    elif sizes:
+        assert sizes[-1] == n - batch * (expected - 1), f"last batch {sizes[-1]}, expected the {n % batch or batch} left"
+
+
+@pytest.mark.claim("data.drop-last-drops-tail")
+def test_the_dropped_samples_change_with_each_shuffle():
+    """Material: drop_last=True throws away the short final batch.
+    True: with shuffle the 40 samples left out differ from epoch to epoch."""
+    loader = DataLoader(TensorDataset(torch.arange(1000)), batch_size=64, shuffle=True, drop_last=True)
+    left_out = [set(range(1000)) - set(_indices(loader)) for _ in range(2)]
+    assert [len(s) for s in left_out] == [40, 40], f"left out {[len(s) for s in left_out]} samples, expected 40"
+    assert left_out[0] != left_out[1], "two shuffled epochs dropped the same 40 samples"
 
 
 @pytest.mark.claim("data.drop-last-batchnorm-small-batch")
@@ -190,9 +273,15 @@ def test_a_short_last_batch_runs_through_a_standard_model():
         loss = nn.functional.cross_entropy(model(xb), yb)
         sizes.append((xb.shape[0], loss.dim()))
     assert sizes == [(32, 0), (32, 0), (6, 0)], f"(batch size, loss dims) per batch {sizes}"
+    assert model(torch.randn(1, 3, 8, 8)).shape == (1, 4), "a one-sample batch did not run through the model"
     tail = list(DataLoader(ds, batch_size=32))[-1][0]
     with pytest.raises(RuntimeError):
         tail.view(32, 3 * 8 * 8)  # a hard-coded batch size is what the short tail breaks
+    buffer = torch.empty(32, 3 * 8 * 8)
+    with pytest.raises(RuntimeError):
+        buffer.copy_(tail.flatten(1))  # so is a buffer allocated for a full batch
+    for xb, _ in DataLoader(ds, batch_size=32, drop_last=True):
+        buffer.copy_(xb.view(32, 3 * 8 * 8))  # without the tail both work on every batch
 
 
 @pytest.mark.claim("data.drop-last-shape-mismatch")
@@ -224,10 +313,12 @@ def test_getitem_exception_propagates_without_workers():
     True: with num_workers=0 the original IndexError leaves the for loop."""
     loader = DataLoader(FailingAt(10, bad=9), batch_size=4)
     seen = []
-    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+    with pytest.raises(IndexError, match="index 9 is out of bounds") as caught:
         for (batch) in loader:
             seen.append(batch)
     assert len(seen) == 2, f"{len(seen)} batches before the error, expected the 2 good ones"
+    assert type(caught.value) is IndexError and "worker" not in str(caught.value), (
+        f"num_workers=0 raised {type(caught.value).__name__}: {caught.value}, expected the dataset's own IndexError")
 
 
 @pytest.mark.claim("data.getitem-exception-skipped", as_written=True, raises=IndexError, match=r"out of bounds")
@@ -242,19 +333,26 @@ def test_over_long_len_makes_the_loader_request_a_missing_row(ref, tmp_path):
     """Material: __len__ = 1001 over a 1000-row memmap -> IndexError at the last index.
     True: the sampler asks for index len-1; an exact __len__ never does."""
     path = tmp_path / "rows.dat"
-    np.arange(10 * 4, dtype=np.uint8).reshape(10, 4).tofile(path)
-    data = np.memmap(path, dtype=np.uint8, mode="r", shape=(10, 4))
+    np.arange(1000 * 4, dtype=np.uint32).astype(np.uint8).reshape(1000, 4).tofile(path)
+    data = np.memmap(path, dtype=np.uint8, mode="r", shape=(1000, 4))
+    requested = []
 
     class OneTooMany(Dataset):
         def __len__(self):
             return data.shape[0] + 1
 
         def __getitem__(self, index):
+            requested.append(index)
             return torch.from_numpy(np.array(data[index]))
 
+    for sampler in (SequentialSampler(OneTooMany()), RandomSampler(OneTooMany())):
+        assert sorted(sampler) == list(range(1001)), f"{type(sampler).__name__} did not draw from range(len)"
     with pytest.raises(IndexError):
         list(DataLoader(OneTooMany(), batch_size=4))
-    exact = ref.data.MemmapDataset(path, (10, 4), np.uint8)
-    assert len(exact) == 10
+    assert requested[-1] == 1000, f"the loader failed at index {requested[-1]}, expected 1000"
+    with pytest.raises(IndexError):
+        data[1000]
+    exact = ref.data.MemmapDataset(path, (1000, 4), np.uint8)
+    assert len(exact) == 1000
     rows = torch.cat(list(DataLoader(exact, batch_size=4)))
     torch.testing.assert_close(rows, torch.from_numpy(np.array(data)))

@@ -51,6 +51,11 @@ def test_evaluate_switches_to_eval_and_is_repeatable(ref):
     torch.testing.assert_close(model[1].running_mean, running, msg="evaluate changed BN running_mean")
     assert not model.training and not any(m.training for m in model.modules()), (
         "model is not in eval mode after evaluate (documented: evaluate leaves eval mode on)")
+    with torch.enable_grad():
+        model(next(iter(loader))[0]).sum().backward()   # forward and backward do not switch modes
+    assert not any(m.training for m in model.modules()), "a forward/backward pass left eval mode"
+    model.train()
+    assert all(m.training for m in model.modules()), "model.train() did not end eval mode"
 
 
 @pytest.mark.claim("data.train-eval-mode-switch")
@@ -149,10 +154,16 @@ def test_max_dim1_gives_values_and_predicted_classes():
     True: indices == argmax(1), values == amax(1); the count is a Python int."""
     output = torch.tensor([[0.1, 2.0, -1.0], [3.0, 0.0, 0.5], [0.0, 0.2, 0.1], [1.0, 1.5, 9.0]])
     target = torch.tensor([1, 2, 1, 2])
-    values, predicted = output.max(1)
+    result = output.max(1)
+    assert type(result) is torch.return_types.max and isinstance(result, tuple) and len(result) == 2, (
+        f"output.max(1) returned {type(result).__name__}, expected the named tuple torch.return_types.max")
+    values, predicted = result
+    assert values is result.values and predicted is result.indices, "max(1) fields are not (values, indices)"
     torch.testing.assert_close(predicted, output.argmax(1))
     torch.testing.assert_close(values, output.amax(1))
-    correct = predicted.eq(target).sum().item()
+    hits = predicted.eq(target)
+    assert hits.dtype == torch.bool, f"eq gave {hits.dtype}, expected torch.bool"
+    correct = hits.sum().item()
     assert type(correct) is int and correct == 3, f"correct={correct!r}, expected the int 3"
 
 
@@ -188,12 +199,19 @@ def _alive_after_steps(record):
     return sum(ref() is not None for ref in _Doubles.markers), history
 
 
+def _alive():
+    gc.collect()
+    return sum(ref() is not None for ref in _Doubles.markers)
+
+
 @pytest.mark.claim("data.item-no-graph-leak")
 def test_storing_loss_tensors_keeps_every_graph_alive_but_item_frees_them():
     """Material: accumulate loss.item(); storing the loss tensor keeps its graph (memory grows).
     True: 4 stored losses keep 4 graphs alive; 4 floats keep none."""
-    kept, _ = _alive_after_steps(lambda loss: loss)
+    kept, history = _alive_after_steps(lambda loss: loss)
     assert kept == 4, f"{kept} graphs alive after storing 4 loss tensors, expected 4"
+    del history
+    assert _alive() == 0, f"{_alive()} graphs still alive after the list of losses was dropped, expected 0"
     freed, history = _alive_after_steps(lambda loss: loss.item())
     assert freed == 0, f"{freed} graphs alive after storing loss.item(), expected 0"
     assert all(type(v) is float for v in history)
@@ -229,6 +247,14 @@ def test_no_grad_outputs_carry_no_graph_and_equal_values():
     assert with_graph.grad_fn is not None
     assert without.grad_fn is None and not without.requires_grad, f"no_grad output has grad_fn {without.grad_fn}"
     torch.testing.assert_close(without, with_graph.detach())
+    saved = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        model(x)
+        grad_saved = len(saved)
+        with torch.no_grad():
+            model(x)
+    assert grad_saved > 0 and len(saved) == grad_saved, (
+        f"tensors saved for backward: {grad_saved} with grad, {len(saved) - grad_saved} under no_grad, expected 0")
 
 
 @pytest.mark.claim("data.no-grad-validation")

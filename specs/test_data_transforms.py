@@ -93,6 +93,27 @@ def test_totensor_scales_uint8_but_passes_float_arrays_through():
     as_float = transforms.ToTensor()(array.astype(np.float64))
     assert as_float.dtype == torch.float64, f"float64 input became {as_float.dtype}"
     torch.testing.assert_close(as_float, torch.from_numpy(array.transpose(2, 0, 1).astype(np.float64)))
+    for dtype in (np.int16, np.int32, np.float32):  # other arrays: transposed, never rescaled
+        out = transforms.ToTensor()(array.astype(dtype))
+        torch.testing.assert_close(out, torch.from_numpy(array.transpose(2, 0, 1).astype(dtype)),
+                                   msg=lambda m, dtype=dtype: f"ToTensor of a {dtype.__name__} array: {m}")
+
+
+@pytest.mark.claim("data.totensor-divides-uint8-only")
+def test_totensor_scales_8_bit_pil_modes_only():
+    """Material: ToTensor divides by 255.
+    True: PIL modes with 8-bit channels (L, RGB, RGBA, P) are divided, 1-bit '1' gives 0/1, while the
+    32-bit modes I and F and 16-bit I;16 keep their values and dtype."""
+    gray = Image.fromarray(np.full((2, 2), 200, dtype=np.uint8))
+    expected = {"L": (torch.float32, {200 / 255}), "RGB": (torch.float32, {200 / 255}),
+                "RGBA": (torch.float32, {200 / 255, 1.0}), "P": (torch.float32, {200 / 255}),
+                "1": (torch.float32, {1.0}), "I": (torch.int32, {200}), "I;16": (torch.int16, {200}),
+                "F": (torch.float32, {200.0})}
+    for mode, (dtype, values) in expected.items():
+        out = transforms.ToTensor()(gray.convert(mode))
+        seen = {round(v, 6) for v in out.unique().tolist()}
+        assert out.dtype == dtype and seen == {round(v, 6) for v in values}, (
+            f"ToTensor of a PIL '{mode}' image gave {out.dtype} {sorted(seen)}, expected {dtype} {sorted(values)}")
 
 
 # --- Normalize -------------------------------------------------------------------------
@@ -148,6 +169,16 @@ def test_average_per_image_std_is_below_the_pooled_std():
     pooled = images.transpose(0, 1).reshape(3, -1).std(dim=1, correction=0)
     per_image = images.reshape(200, 3, -1).std(dim=2, correction=0).mean(dim=0)
     assert (per_image < pooled).all(), f"mean per-image std {per_image.tolist()} >= pooled {pooled.tolist()}"
+    contrast = 0.25 + torch.rand(200, 3, 1, 1) * 0.2 * torch.randn(200, 3, 12, 12)   # same mean, other spreads
+    contrast = contrast.double()
+    assert (contrast.reshape(200, 3, -1).std(dim=2, correction=0).mean(dim=0)
+            < contrast.transpose(0, 1).reshape(3, -1).std(dim=1, correction=0)).all(), (
+        "images differing only in spread: the mean per-image std did not fall below the pooled std")
+    one = torch.rand(3, 144, dtype=torch.float64)   # every image the same pixels, shuffled: no gap
+    alike = torch.stack([one[:, torch.randperm(144)] for _ in range(50)]).view(50, 3, 12, 12)
+    torch.testing.assert_close(alike.reshape(50, 3, -1).std(dim=2, correction=0).mean(dim=0),
+                               alike.transpose(0, 1).reshape(3, -1).std(dim=1, correction=0),
+                               msg="images with one mean and one std: the two stds should coincide")
 
 
 @pytest.mark.claim("data.cifar10-constants-official", as_written=True)
@@ -167,6 +198,13 @@ def test_normalize_requires_mean_and_std():
     True: there are no defaults; Normalize() raises TypeError."""
     with pytest.raises(TypeError, match="mean"):
         transforms.Normalize()
+    imagenet_mean, imagenet_std = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+    x = torch.rand(3, 8, 8)
+    out = transforms.Normalize(imagenet_mean, imagenet_std)(x)
+    torch.testing.assert_close(out, (x - torch.tensor(imagenet_mean).view(3, 1, 1)) / torch.tensor(imagenet_std).view(3, 1, 1),
+                               msg="ImageNet constants do more than shift and scale")
+    far = transforms.Normalize((0.5,), (0.01,))(torch.ones(1, 2, 2))
+    assert far.unique().tolist() == [50.0], f"Normalize((0.5,), (0.01,)) of ones gave {far.unique().tolist()}, expected 50 unclipped"
 
 
 @pytest.mark.claim("data.normalize-no-default-constants", as_written=True, raises=TypeError,
@@ -187,7 +225,7 @@ def test_normalize_rejects_integer_tensors():
 
 @pytest.mark.claim("data.normalize-needs-float-chw")
 @pytest.mark.parametrize("shape", [(3, 4, 5), (2, 3, 4, 5), (2, 2, 3, 1, 1), (0, 3, 4, 5)])
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
 def test_normalize_accepts_any_float_dtype_and_leading_batch_dims(shape, dtype):
     """Material: Normalize needs float32 input shaped (C, H, W).
     True: float64 works (and stays float64); (..., C, H, W) batches equal per-image results."""
@@ -201,9 +239,12 @@ def test_normalize_accepts_any_float_dtype_and_leading_batch_dims(shape, dtype):
 
 @pytest.mark.claim("data.normalize-needs-float-chw")
 def test_normalize_rejects_fewer_than_three_dims():
-    """Material: (C, H, W) input.  True: at least 3 dims; a 2-D tensor raises ValueError."""
+    """Material: (C, H, W) input.
+    True: at least 3 dims; a 2-D tensor raises ValueError, a 1-D one TypeError ('not a torch image')."""
     with pytest.raises(ValueError):
         transforms.Normalize([0.5], [0.5])(torch.rand(4, 4))
+    with pytest.raises(TypeError, match="not a torch image"):
+        transforms.Normalize([0.5], [0.5])(torch.rand(4))
 
 
 @pytest.mark.claim("data.normalize-needs-float-chw", as_written=True)
@@ -221,6 +262,7 @@ def test_cifar_normalized_range_is_minus_2_43_to_2_75():
     low, high = norm(torch.zeros(3, 1, 1)), norm(torch.ones(3, 1, 1))
     torch.testing.assert_close(low.min(), torch.tensor(-0.4914 / 0.2023))
     torch.testing.assert_close(high.max(), torch.tensor((1 - 0.4465) / 0.2010))
+    assert high.flatten().argmax().item() == 2, f"the largest value is in channel {high.flatten().argmax().item()}, expected blue (2)"
     assert high.max() > 2.5, f"max normalized value {high.max():.3f}, expected above 2.5"
 
 
@@ -278,6 +320,9 @@ def test_horizontal_flip_after_totensor_equals_flip_before():
     batch = torch.rand(2, 3, 4, 6)
     torch.testing.assert_close(flip(batch), batch.flip(-1))
     torch.testing.assert_close(v2.RandomHorizontalFlip(p=1.0)(transforms.ToTensor()(image)), before)
+    flipped_pil = v2.RandomHorizontalFlip(p=1.0)(image)
+    assert isinstance(flipped_pil, Image.Image), f"v2 flip of a PIL image gave {type(flipped_pil).__name__}"
+    torch.testing.assert_close(transforms.ToTensor()(flipped_pil), before)
 
 
 @pytest.mark.claim("data.flip-before-totensor")
@@ -286,6 +331,8 @@ def test_horizontal_flip_rejects_numpy_arrays():
     True: PIL or tensor; a numpy array raises TypeError when the flip fires."""
     with pytest.raises(TypeError, match="PIL Image"):
         transforms.RandomHorizontalFlip(p=1.0)(np.zeros((4, 6, 3), dtype=np.uint8))
+    unflipped = transforms.RandomHorizontalFlip(p=0.0)(np.zeros((4, 6, 3), dtype=np.uint8))
+    assert isinstance(unflipped, np.ndarray), "when the flip does not fire the array should pass through untouched"
 
 
 @pytest.mark.claim("data.flip-before-totensor", as_written=True)

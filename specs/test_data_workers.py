@@ -18,16 +18,19 @@ import numpy as np
 import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+from torch.utils.data._utils.worker import _generate_state  # private: how a worker's numpy seed is derived
 
 from workers import WORKER_TIMEOUT, workers_allowed_and_reaped  # noqa: F401  (autouse fixture)
 
 
 class WhoLoads(Dataset):
-    """Sample i is tensor([i, pid, worker id or -1, 1 if worker_init_fn ran here else 0])."""
+    """Sample i is tensor([i, pid, worker id or -1, 1 if worker_init_fn ran here else 0,
+    get_worker_info().num_workers or -1, times worker_init_fn ran in this process])."""
 
     def __init__(self, n=16):
         self.n = n
         self.init_pid = None
+        self.init_runs = 0
 
     def __len__(self):
         return self.n
@@ -35,24 +38,37 @@ class WhoLoads(Dataset):
     def __getitem__(self, i):
         info = get_worker_info()
         return torch.tensor([i, os.getpid(), -1 if info is None else info.id,
-                             int(self.init_pid == os.getpid())])
+                             int(self.init_pid == os.getpid()), -1 if info is None else info.num_workers,
+                             self.init_runs])
 
 
 def mark_worker_init(worker_id):
-    get_worker_info().dataset.init_pid = os.getpid()
+    dataset = get_worker_info().dataset
+    dataset.init_pid = os.getpid()
+    dataset.init_runs += 1
 
 
 class RandomDraws(Dataset):
-    """Sample i is (worker id, torch.rand, numpy rand, random.random, worker seed, torch seed)."""
+    """Sample i is (worker id, torch.rand, numpy rand, random.random, worker seed, torch seed,
+    then the first torch, numpy and random draws of generators seeded as the worker's should be:
+    torch and random with get_worker_info().seed, numpy with _generate_state(base_seed, id))."""
 
     def __len__(self):
         return 8
 
     def __getitem__(self, i):
         info = get_worker_info()
+        drawn = [torch.rand(()).item(), np.random.rand(), random.random()]
+        if info is None:
+            expected = [float("nan")] * 3
+        else:
+            base_seed = info.seed - info.id
+            expected = [torch.rand((), generator=torch.Generator().manual_seed(info.seed)).item(),
+                        np.random.RandomState(_generate_state(base_seed, info.id)).rand(),
+                        random.Random(info.seed).random()]
         return torch.tensor([
-            -1 if info is None else info.id, torch.rand(()).item(), np.random.rand(), random.random(),
-            float("nan") if info is None else info.seed % 2**31, torch.initial_seed() % 2**31,
+            -1 if info is None else info.id, *drawn,
+            float("nan") if info is None else info.seed % 2**31, torch.initial_seed() % 2**31, *expected,
         ], dtype=torch.float64)
 
 
@@ -102,18 +118,34 @@ def test_default_loader_loads_in_the_main_process():
     assert set(rows[:, 1].tolist()) == {os.getpid()}, f"pids {set(rows[:, 1].tolist())}, expected only {os.getpid()}"
     assert set(rows[:, 2].tolist()) == {-1}, "get_worker_info() was not None with num_workers=0"
 
+    class Fails(Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            raise KeyError(f"no sample {i}")
+
+    with pytest.raises(KeyError) as caught:
+        next(iter(DataLoader(Fails(), batch_size=2)))
+    assert str(caught.value) == "'no sample 0'", (
+        f"num_workers=0 raised {type(caught.value).__name__}: {caught.value}, expected the dataset's own KeyError")
+
 
 @pytest.mark.claim("data.num-workers-subprocesses")
+@pytest.mark.claim("data.max-workers-argument")
 def test_two_workers_are_child_processes_with_ids_and_init_fn():
     """Material: num_workers > 0 starts child processes that prefetch data.
-    True: two pids other than ours, worker ids {0, 1}, worker_init_fn ran in each, order kept."""
+    True: two pids other than ours, worker ids {0, 1}, worker_init_fn ran once in each, order kept."""
     loader = DataLoader(WhoLoads(16), batch_size=2, num_workers=2, worker_init_fn=mark_worker_init,
                         timeout=WORKER_TIMEOUT)
+    assert loader.in_order is True, f"DataLoader.in_order defaults to {loader.in_order!r}, expected True"
     rows = torch.cat(list(loader))
     pids = set(rows[:, 1].tolist())
     assert len(pids) == 2 and os.getpid() not in pids, f"loading pids {pids}, main pid {os.getpid()}"
     assert set(rows[:, 2].tolist()) == {0, 1}, f"worker ids {set(rows[:, 2].tolist())}, expected {{0, 1}}"
+    assert set(rows[:, 4].tolist()) == {2}, f"get_worker_info().num_workers {set(rows[:, 4].tolist())}, expected 2"
     assert rows[:, 3].tolist() == [1] * 16, "worker_init_fn did not run in the worker that loaded a sample"
+    assert rows[:, 5].tolist() == [1] * 16, f"worker_init_fn ran {set(rows[:, 5].tolist())} times in a worker, expected once"
     assert rows[:, 0].tolist() == list(range(16)), "batches came back out of sampler order"
 
 
@@ -142,7 +174,8 @@ def test_getitem_exception_in_a_worker_is_reraised_with_the_worker_named():
         shutdown(iterator)
     assert kind is IndexError, f"iterating raised {kind}, expected IndexError from the worker"
     assert re.match(r"Caught IndexError in DataLoader worker process \d", message), f"message {message[:200]!r}"
-    assert "index 5 is out of bounds" in message, f"worker traceback missing: {message[:500]!r}"
+    assert "index 5 is out of bounds" in message and "Traceback" in message, (
+        f"worker traceback missing: {message[:500]!r}")
 
 
 # --- randomness and worker count ---------------------------------------------------------
@@ -163,6 +196,8 @@ def test_worker_count_does_not_change_batches_of_a_deterministic_dataset():
     True: for one generator seed, num_workers 0 and 2 give identical batches in identical order."""
     single, multi = _batches(0), _batches(2)
     assert len(single) == len(multi) == 7
+    assert torch.cat(single)[:, 0].tolist() != list(range(0, 40, 2)), "shuffle=True kept the dataset order"
+    assert any(not torch.equal(a, b) for a, b in zip(single, _batches(0, seed=1))), "another shuffle seed gave the same batches"
     for i, (a, b) in enumerate(zip(single, multi)):
         torch.testing.assert_close(b, a, msg=lambda m, i=i: f"batch {i} differs between 0 and 2 workers: {m}")
 
@@ -179,6 +214,11 @@ def test_each_worker_has_its_own_torch_numpy_and_random_streams():
             f"workers 0 and 1 drew the same first {name} value {first[0][column].item()}: duplicated RNG state")
     torch.testing.assert_close(rows[:, 4], rows[:, 5], msg="get_worker_info().seed is not the worker's torch seed")
     assert first[1][4] - first[0][4] == 1, "worker seeds are not base_seed + worker_id"
+    for w in (0, 1):
+        for column, name in ((1, "torch"), (2, "numpy"), (3, "random")):
+            assert first[w][column] == first[w][column + 5], (
+                f"worker {w}'s first {name} draw {first[w][column].item()} is not that of a generator seeded as "
+                f"DataLoader documents ({first[w][column + 5].item()})")
     single = torch.cat(list(DataLoader(RandomDraws(), batch_size=1)))
     assert not torch.equal(single[:, 1], rows[:, 1]), "augmentation draws were the same with and without workers"
 
@@ -195,6 +235,8 @@ def test_workers_work_without_pin_memory():
     """Material: num_workers must be paired with pin_memory=True.
     True: independent options; pin_memory=False with workers gives the same batches."""
     for a, b in zip(_batches(0), _batches(2, pin_memory=False)):
+        torch.testing.assert_close(b, a)
+    for a, b in zip(_batches(0), _batches(2, pin_memory=True)):  # pinned or not, the values are the same
         torch.testing.assert_close(b, a)
 
 
@@ -248,13 +290,14 @@ class _Rows(Dataset):
         return torch.full((4,), float(i))
 
 
-def _keep_every_batch(strategy, spare_descriptors=96):
-    """Load 400 one-sample batches from 4 forked workers and keep them all, with the descriptor
-    limit lowered to the ones open now plus ``spare_descriptors``, under a sharing strategy.
-    Returns (batches kept, None) or (batches kept, (error type, its context's type and errno, message))."""
+def _keep_every_batch(strategy, spare_descriptors=96, keep=True):
+    """Load 400 one-sample batches from 4 forked workers and keep them all (or, with keep=False, drop
+    each at once), with the descriptor limit lowered to the ones open now plus ``spare_descriptors``,
+    under a sharing strategy.  Returns (batches loaded, None) or (batches loaded, (error type, its
+    context's type and errno, message, whether the context is suppressed))."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     previous = torch.multiprocessing.get_sharing_strategy()
-    kept, failure = [], None
+    kept, failure, loaded = [], None, 0
     try:
         torch.multiprocessing.set_sharing_strategy(strategy)
         resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + spare_descriptors, hard))
@@ -262,11 +305,13 @@ def _keep_every_batch(strategy, spare_descriptors=96):
                                   timeout=WORKER_TIMEOUT))
         try:
             for batch in batches:
-                kept.append(batch)     # alive, and with it the descriptor of its shared storage
+                loaded += 1
+                if keep:
+                    kept.append(batch)  # alive, and with it the descriptor of its shared storage
+                del batch
         except RuntimeError as error:  # keep no reference to it: its traceback holds the workers
             failure = (type(error).__name__, type(error.__context__).__name__,
-                       getattr(error.__context__, "errno", None), str(error))
-        loaded = len(kept)
+                       getattr(error.__context__, "errno", None), str(error), error.__suppress_context__)
         kept.clear()
         del batches
         gc.collect()   # the failed iterator sits in a reference cycle: shut its workers down now
@@ -285,14 +330,24 @@ def test_workers_run_out_of_descriptors_with_many_batches_alive_unless_file_syst
     low limit DataLoader fails, raising RuntimeError in place of the OSError errno 24; 'file_system' does not."""
     if "file_descriptor" not in torch.multiprocessing.get_all_sharing_strategies():
         pytest.skip("this platform has no 'file_descriptor' sharing strategy (only Linux does)")
+    assert torch.multiprocessing.get_sharing_strategy() == "file_descriptor", (
+        f"default sharing strategy {torch.multiprocessing.get_sharing_strategy()!r}, expected 'file_descriptor'")
     assert _keep_every_batch("file_system") == (400, None), (
         "with set_sharing_strategy('file_system') the load should keep all 400 batches under the same limit")
+    assert _keep_every_batch("file_descriptor", spare_descriptors=1024) == (400, None), (
+        "with a higher descriptor limit the load should keep all 400 batches")
+    assert _keep_every_batch("file_descriptor", keep=False) == (400, None), (
+        "dropping each batch at once should load all 400 under the low limit: it is the batches kept alive "
+        "that hold the descriptors, not the 4 workers")
     loaded, failure = _keep_every_batch("file_descriptor")
     assert failure is not None, f"all {loaded} batches stayed alive under a low descriptor limit, expected a failure"
-    kind, context, errno_, message = failure
+    kind, context, errno_, message, suppressed = failure
     assert (kind, context, errno_) == ("RuntimeError", "OSError", 24) and "Too many open files" in message, (
         f"{kind}: {message!r} (during {context} errno {errno_}), expected RuntimeError 'Too many open files' "
         f"raised while handling OSError errno 24 [DataLoader(num_workers=4), 400 batches kept]")
+    assert suppressed, "the RuntimeError does not suppress its OSError context (raise ... from None)"
+    assert "ulimit -n" in message and "set_sharing_strategy('file_system')" in message, (
+        f"the message names other remedies: {message!r}")
 
 
 @pytest.mark.slow
@@ -320,6 +375,7 @@ def _worker_pids_per_epoch(persistent, epochs=2):
 
 @pytest.mark.slow
 @pytest.mark.claim("data.persistent-workers-reuse")
+@pytest.mark.claim("data.max-workers-argument")
 def test_persistent_workers_serve_every_epoch_with_the_same_processes():
     """Material: persistent_workers=True reuses the worker processes across epochs.
     True: same pids in both epochs; without it each epoch has new pids."""
@@ -342,7 +398,7 @@ def test_dataloader_has_no_max_workers_argument():
     """Material: max_workers=2 bounds the workers' lifetime.
     True: DataLoader has no such parameter; TypeError."""
     assert "max_workers" not in inspect.signature(DataLoader.__init__).parameters
-    with pytest.raises(TypeError, match="max_workers"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_workers'"):
         DataLoader(TensorDataset(torch.arange(4)), num_workers=2, persistent_workers=True, max_workers=2)
 
 
@@ -366,6 +422,8 @@ def test_ordinary_workers_exit_after_the_epoch_and_keep_no_iterator():
         w.join(timeout=10)
     assert not any(w.is_alive() for w in workers), "a worker outlived its exhausted iterator"
     assert loader._iterator is None, f"loader._iterator is {loader._iterator!r}, expected None"
+    with pytest.raises(AttributeError, match="_shutdown_workers"):
+        loader._iterator._shutdown_workers()
 
 
 @pytest.mark.slow
@@ -406,15 +464,17 @@ def test_prefetch_factor_is_two_with_workers():
 
 
 @pytest.mark.claim("data.prefetch-factor-default")
+@pytest.mark.claim("data.prefetch-factor-one-less-memory")
 @pytest.mark.needs_torch(">=2.0", reason="the None default, resolved to 2 only with workers, came in 2.0 (1.13: plain 2)")
 def test_prefetch_factor_resolves_to_two_only_with_workers():
     """Material: prefetch_factor defaults to 2.
-    True: signature default None, resolved to 2 with workers; with num_workers=0 it is refused."""
+    True: signature default None, resolved to 2 with workers; with num_workers=0 any value is refused."""
     assert inspect.signature(DataLoader.__init__).parameters["prefetch_factor"].default is None
     ds = TensorDataset(torch.arange(4))
     assert DataLoader(ds).prefetch_factor is None
-    with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
-        DataLoader(ds, prefetch_factor=2)
+    for factor in (1, 2, 4):
+        with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
+            DataLoader(ds, prefetch_factor=factor)
 
 
 @pytest.mark.slow
