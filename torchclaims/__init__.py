@@ -11,7 +11,7 @@ LAYERS = {
     "strings": 0, "strings_en": 0, "strings_zh": 0, "optional": 0, "files": 0, "forked": 0, "anchors": 0, "segment": 0, "documents": 0,
     "clauses": 0,
     # 1 results: what a run found, the faults, the lessons, the finder's marks of a document
-    "outcomes": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1, "marks": 1,
+    "outcomes": 1, "expect": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1, "marks": 1,
     # 2 views: what people read (reports, pages, lints)
     "scoreboard": 2, "learn": 2, "matrix": 2, "matrix_page": 2, "bench": 2, "lint": 2, "spec_ast": 2, "reader": 2,
     "doclint": 2, "measured": 2,

@@ -14,13 +14,12 @@ import pytest
 
 from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
 from .bench.verdicts import committed_verdicts
+from .expect import HEAVY_MARKERS, Options, SpecMarks, expectation
 from .files import write_whole
 from .impl import DEFAULT_ROOT, ENV_VAR, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL, RESULTS
-from .versions import not_applicable_reason, not_measurable_reason, torch_in
 
-HEAVY_MARKERS = ("slow", "compile", "distributed")
 PARTIAL_SUFFIX = ".partial"  # where an interrupted run's report goes: never over a complete one
 REPORT_NOTE = pytest.StashKey[tuple[str, str]]()  # (strings key, path) of the report written
 STOPPED = pytest.StashKey[bool]()  # the run stopped before its end (see interrupted)
@@ -116,11 +115,10 @@ def pytest_collection_modifyitems(session, config, items):
     claims = config.stash[CATALOG]
     wanted = config.getoption("--claim")  # each one checked by pytest_configure
     unknown = []
-    as_written_mode = config.getoption("--as-written")
-    run_heavy = config.getoption("--full") or bool(config.option.markexpr)
     import torch
-    version = torch.__version__
-    cuda = torch.cuda.is_available()
+    options = Options(torch=torch.__version__, cuda=torch.cuda.is_available(),
+                      as_written_mode=config.getoption("--as-written"),
+                      run_heavy=config.getoption("--full") or bool(config.option.markexpr))
     marks_of = {item.nodeid: claim_marks(item) for item in items}
     with_as_written = {link.claim for marks in marks_of.values() for link in marks if link.as_written}
     kept, dropped = [], []
@@ -136,35 +134,30 @@ def pytest_collection_modifyitems(session, config, items):
         if _measures(item):
             continue  # a benchmark measures its claim; it neither checks it nor counts on the scoreboard
         item.user_properties.append((outcomes.LINKS_KEY, [[link.claim, link.as_written] for link in marks]))
-        for name, why in (("needs_torch", not_applicable_reason), ("measurable_on", not_measurable_reason)):
-            for mark in item.iter_markers(name):
-                if len(mark.args) != 1 or "reason" not in mark.kwargs:
-                    raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.{name}('>=2.0', reason='...')")
-                if not torch_in(mark.args[0]):
-                    item.add_marker(pytest.mark.skip(reason=why(mark.args[0], mark.kwargs["reason"])))
-        for link in marks:
-            claim = claims.get(link.claim)
-            if claim is None or as_written_mode:
-                continue
-            want = outcomes.expected(claim, version)
-            if link.as_written and want != "right":
-                item.add_marker(pytest.mark.xfail(
-                    strict=True, reason=f"[{claim.id}] the material is wrong here: {claim.truth}"))
-            elif not link.as_written and want == "right" and (
-                    claim.id in with_as_written or claim.verdict in ("refuted", "partly", "version-dependent")):
-                item.add_marker(pytest.mark.xfail(strict=True, reason=(
-                    f"[{claim.id}] on torch {version} the material holds (it does on torch{claim.versions}); "
-                    "this truth spec describes the other releases")))
-        if item.get_closest_marker("gpu") and not cuda:
-            item.add_marker(pytest.mark.skip(reason=strings.text("en", "skip_gpu")))
-        heavy = [m for m in HEAVY_MARKERS if item.get_closest_marker(m)]
-        if heavy and not run_heavy:
-            item.add_marker(pytest.mark.skip(reason=strings.text("en", "skip_heavy", heavy=heavy[0])))
+        expected = expectation(marks, claims, _spec_marks(item), options, with_as_written)
+        for reason in expected.skips:
+            item.add_marker(pytest.mark.skip(reason=reason))
+        for reason in expected.xfails:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
     if unknown:
         raise pytest.UsageError("specs link to claims that are not in the catalog:\n" + "\n".join(unknown))
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def _spec_marks(item) -> SpecMarks:
+    """What the spec's own markers say (besides its claim links), checked for their form."""
+    ranges = {}
+    for name in ("needs_torch", "measurable_on"):
+        ranges[name] = []
+        for mark in item.iter_markers(name):
+            if len(mark.args) != 1 or "reason" not in mark.kwargs:
+                raise pytest.UsageError(f"{item.nodeid}: use @pytest.mark.{name}('>=2.0', reason='...')")
+            ranges[name].append((mark.args[0], mark.kwargs["reason"]))
+    return SpecMarks(gpu=item.get_closest_marker("gpu") is not None,
+                     heavy=tuple(m for m in HEAVY_MARKERS if item.get_closest_marker(m)),
+                     needs_torch=tuple(ranges["needs_torch"]), measurable_on=tuple(ranges["measurable_on"]))
 
 
 def _measures(item) -> bool:

@@ -57,21 +57,26 @@ def torch_in(spec: str) -> bool:
     return in_range(spec, installed_torch())
 
 
-def not_applicable_reason(spec: str, why: str) -> str:
-    """The skip reason of a spec whose API this torch lacks (the report reads it as not applicable)."""
-    import torch
-    return f"{NOT_APPLICABLE} {torch.__version__}: needs torch{spec} ({why})"
+def not_applicable_reason(spec: str, why: str, version: str | None = None) -> str:
+    """The skip reason of a spec whose API this torch (``version``, default the installed one)
+    lacks (the report reads it as not applicable)."""
+    if version is None:
+        import torch
+        version = torch.__version__
+    return f"{NOT_APPLICABLE} {version}: needs torch{spec} ({why})"
 
 
 def is_not_applicable(reason: str) -> bool:
     return reason.startswith(NOT_APPLICABLE)
 
 
-def not_measurable_reason(spec: str, why: str) -> str:
+def not_measurable_reason(spec: str, why: str, version: str | None = None) -> str:
     """The skip reason of a spec that measures its claim only on torch in ``spec``, although the
     API exists here too (the report reads it as not measurable here)."""
-    import torch
-    return f"{NOT_MEASURABLE} {torch.__version__}: the spec needs torch{spec} ({why})"
+    if version is None:
+        import torch
+        version = torch.__version__
+    return f"{NOT_MEASURABLE} {version}: the spec needs torch{spec} ({why})"
 
 
 def is_not_measurable(reason: str) -> bool:
