@@ -73,7 +73,7 @@ def contiguous_always_copies():
 
 
 @fault("tensors.from-numpy-shares", "tensors.from-numpy-float64-raises",
-       "tensors.tensor-ndarray-layout")
+       "tensors.tensor-ndarray-layout", "tensors.data-ptr-proves-sharing")
 def from_numpy_copies():
     """torch.from_numpy copies the array instead of wrapping its buffer."""
     original = torch.from_numpy
@@ -435,3 +435,52 @@ def np_array_stores_references():
             dtype = object
         return original(obj, *args, dtype=dtype, **kwargs)
     np.array = array
+
+
+# --- audited clauses: the ways a generalising truth could fail -----------------------------
+
+
+@fault("tensors.from-numpy-float64-raises")
+def from_numpy_accepts_any_layout():
+    """torch.from_numpy quietly copies arrays with negative strides or a foreign byte order instead of refusing them."""
+    import numpy as np
+    original = torch.from_numpy
+
+    def from_numpy(a):
+        if any(s < 0 for s in a.strides) or not a.dtype.isnative:
+            a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
+        return original(a)
+    torch.from_numpy = from_numpy
+
+
+@fault("tensors.arange-float-count")
+def arange_rounds_the_count():
+    """torch.arange rounds (end - start) / step before taking the ceiling, so float error never lets end in."""
+    original = torch.arange
+
+    def arange(start, end=None, step=1, **kwargs):
+        if end is None:
+            return original(start, **kwargs)
+        count = math.ceil(round((end - start) / step, 9))
+        return original(start, start + (count - 0.5) * step, step, **kwargs)
+    torch.arange = arange
+
+
+@fault("tensors.float-copies-to-does-not")
+def to_ignores_copy_true():
+    """Tensor.to drops copy=True and returns the tensor itself when nothing changes."""
+    original = torch.Tensor.to
+
+    def to(self, *args, copy=False, **kwargs):
+        return original(self, *args, **kwargs)
+    torch.Tensor.to = to
+
+
+@fault("tensors.mha-needs-contiguous")
+def attention_defaults_to_batch_first():
+    """nn.MultiheadAttention defaults to batch_first=True: dim 1 of its input is no longer the batch."""
+    original = torch.nn.MultiheadAttention.__init__
+
+    def __init__(self, *args, batch_first=True, **kwargs):
+        original(self, *args, batch_first=batch_first, **kwargs)
+    torch.nn.MultiheadAttention.__init__ = __init__

@@ -50,6 +50,7 @@ def test_expand_and_broadcast_to_use_stride_zero_and_copy_nothing():
     assert shares_storage(wide, x), "expand copied x"
     a = np.arange(4)
     assert np.broadcast_to(a, (3, 4)).strides == (0, 8), "np.broadcast_to(arange(4), (3, 4)) should have strides (0, 8)"
+    assert np.shares_memory(np.broadcast_to(a, (3, 4)), a), "np.broadcast_to copied its input"
     z = x + torch.arange(4.0)
     assert z.is_contiguous() and storage_nbytes(z) == 12 * 4, (
         f"x + y should allocate a full (3, 4) result, got {storage_nbytes(z)} bytes")
@@ -63,8 +64,12 @@ def test_3x1_plus_4_broadcasts_to_3x4():
     y = np.array([10, 20, 30, 40])
     z = x + y
     assert z.shape == (3, 4), f"(3, 1) + (4,) gave {z.shape}, but should be (3, 4)"
-    np.testing.assert_array_equal(z[2], [13, 23, 33, 43])
-    torch.testing.assert_close(torch.from_numpy(x) + torch.from_numpy(y), torch.from_numpy(z))
+    zt = torch.from_numpy(x) + torch.from_numpy(y)
+    assert tuple(zt.shape) == (3, 4), f"torch: (3, 1) + (4,) gave {tuple(zt.shape)}, but should be (3, 4)"
+    for i in range(3):
+        for j in range(4):
+            assert z[i, j] == zt[i, j].item() == x[i, 0] + y[j], (
+                f"z[{i}, {j}] = {z[i, j]} (numpy), {zt[i, j].item()} (torch), but should be x[{i}, 0] + y[{j}]")
 
 
 @pytest.mark.claim("tensors.broadcast-n-vs-n1")
@@ -74,7 +79,10 @@ def test_an_n_label_against_an_n_by_1_output_silently_gives_n_by_n():
     n = 5
     output = torch.randn(n, 1)
     label = torch.randn(n)
-    assert (output - label).shape == (n, n), f"(N, 1) - (N,) gave {tuple((output - label).shape)}, not (N, N)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # silently: no warning, no error
+        diff = output - label
+    assert diff.shape == (n, n), f"(N, 1) - (N,) gave {tuple(diff.shape)}, not (N, N)"
     with pytest.warns(UserWarning, match="different to the input size"):
         wrong = F.mse_loss(output, label)
     right = F.mse_loss(output.squeeze(1), label)
@@ -104,10 +112,15 @@ def test_squeezing_to_the_agreed_shape_removes_the_trap():
     True: after squeeze(1) or view(-1, 1) shapes match and mse_loss does not warn."""
     output = torch.randn(6, 1)
     label = torch.randn(6)
+    assert output.squeeze(1).shape == label.shape and output.shape == label.view(-1, 1).shape, (
+        f"squeeze(1) gave {tuple(output.squeeze(1).shape)}, view(-1, 1) gave {tuple(label.view(-1, 1).shape)}: "
+        "each pair should have equal shapes")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         a = F.mse_loss(output.squeeze(1), label)
         b = F.mse_loss(output, label.view(-1, 1))
+        terms = F.mse_loss(output.squeeze(1), label, reduction="none")
+    assert terms.shape == (6,), f"the elementwise loss has shape {tuple(terms.shape)}, but should have N = 6 terms"
     torch.testing.assert_close(a, b)
     torch.testing.assert_close(a, ((output[:, 0] - label) ** 2).mean())
 

@@ -29,21 +29,58 @@ def test_torch_tensor_copies_an_ndarray_and_a_tensor():
     a[0] = 100.0
     assert t[0].item() == 0.0, f"torch.tensor(a)[0]={t[0].item()} after a[0] = 100, but should stay 0.0"
     assert not np.shares_memory(t.numpy(), a), "torch.tensor(ndarray) shares the array's memory"
-    src = torch.arange(4.0)
-    with pytest.warns(UserWarning, match="clone"):
-        copied = torch.tensor(src)
-    assert storage_ptr(copied) != storage_ptr(src), "torch.tensor(tensor) shares its input's storage"
+    for array in (np.arange(4, dtype=np.float32), np.arange(4), np.arange(6.0).reshape(2, 3)[:, 1:]):
+        for kwargs in ({}, {"dtype": torch.from_numpy(array).dtype}):
+            made = torch.tensor(array, **kwargs)
+            assert not np.shares_memory(made.numpy(), array), (
+                f"torch.tensor({array.dtype} array, **{kwargs}) shares the array's memory, but should copy")
+    for src in (torch.arange(4.0), torch.arange(4), torch.ones(3, requires_grad=True)):
+        with pytest.warns(UserWarning, match=r"detach\(\)") as caught:
+            copied = torch.tensor(src)
+        assert "clone()" in str(caught[0].message), f"the warning {caught[0].message} does not suggest clone()"
+        assert storage_ptr(copied) != storage_ptr(src), (
+            f"torch.tensor({src.dtype} tensor) shares its input's storage, but should copy")
 
 
 @pytest.mark.claim("tensors.tensor-vs-tensor-class")
 def test_torch_tensor_infers_dtype_while_the_Tensor_class_uses_the_default():
     """Material: torch.tensor() and torch.Tensor() differ.
     True: Tensor([1, 2, 3]) is float32, Tensor(2, 3) is a 2x3 tensor; tensor([1, 2, 3]) is int64."""
+    assert isinstance(torch.Tensor, type) and isinstance(torch.tensor([1]), torch.Tensor), (
+        "torch.Tensor should be the class every tensor is an instance of")
+    assert not isinstance(torch.tensor, type), "torch.tensor should be a factory function, not a class"
     assert torch.tensor([1, 2, 3]).dtype == torch.int64, "torch.tensor([1, 2, 3]) should infer int64"
     assert torch.Tensor([1, 2, 3]).dtype == torch.get_default_dtype() == torch.float32, (
         f"torch.Tensor([1, 2, 3]).dtype={torch.Tensor([1, 2, 3]).dtype}, but should be float32")
+    for data in ([True, False], [1.5, 2], np.array([1, 2, 3])):
+        assert torch.Tensor(data).dtype == torch.float32, (
+            f"torch.Tensor({data!r}).dtype={torch.Tensor(data).dtype}, but should be the default float32")
+    before = torch.get_default_dtype()
+    try:
+        torch.set_default_dtype(torch.float64)
+        under_float64 = torch.Tensor([1, 2, 3]).dtype
+    finally:
+        torch.set_default_dtype(before)
+    assert under_float64 == torch.float64, (
+        f"torch.Tensor([1, 2, 3]).dtype={under_float64} with default dtype float64, but should follow the default")
     assert torch.Tensor(2, 3).shape == (2, 3), "torch.Tensor(2, 3) should be a 2x3 (uninitialized) tensor"
     assert torch.tensor(3).shape == (), "torch.tensor(3) should be a 0-dim tensor holding 3"
+
+
+@pytest.mark.slow  # the first use_deterministic_algorithms(True) costs seconds
+@pytest.mark.claim("tensors.tensor-vs-tensor-class")
+def test_Tensor_class_given_sizes_is_uninitialized_like_empty():
+    """Material: torch.tensor() and torch.Tensor() differ.
+    True: torch.Tensor(2, 3) allocates without filling: deterministic mode fills it with NaN, as for empty."""
+    before = torch.are_deterministic_algorithms_enabled()
+    try:
+        torch.use_deterministic_algorithms(True)
+        poisoned = torch.Tensor(2, 3)
+    finally:
+        torch.use_deterministic_algorithms(before)
+    if torch.utils.deterministic.fill_uninitialized_memory:
+        assert torch.isnan(poisoned).all(), (
+            f"torch.Tensor(2, 3) in deterministic mode gave {poisoned}, but should be all NaN (uninitialized)")
 
 
 @pytest.mark.claim("tensors.from-numpy-shares")
@@ -69,8 +106,18 @@ def test_from_numpy_accepts_float64_and_keeps_the_dtype():
     t = torch.from_numpy(a)
     assert t.dtype == torch.float64, f"torch.from_numpy(float64).dtype={t.dtype}, but should be float64"
     assert np.shares_memory(t.numpy(), a)
-    with pytest.raises(TypeError):
-        torch.from_numpy(np.array(["a", "b"]))
+    for name in ("float16", "float32", "int8", "int16", "int32", "int64", "uint8", "bool", "complex64", "complex128"):
+        assert torch.from_numpy(np.zeros(2, dtype=name)).dtype == getattr(torch, name), (
+            f"torch.from_numpy({name} array) should give torch.{name}")
+    for unsupported in (np.array(["a", "b"]), np.array([None, 1], dtype=object)):
+        with pytest.raises(TypeError):
+            torch.from_numpy(unsupported)
+    with pytest.raises(ValueError, match="negative"):
+        torch.from_numpy(np.arange(4.0)[::-1])
+    with pytest.raises(ValueError, match="byte order"):
+        torch.from_numpy(np.zeros(2, dtype=">f8" if np.little_endian else "<f8"))
+    with pytest.raises(RuntimeError):
+        torch.nn.Linear(5, 2)(t.unsqueeze(0))  # float64 input, float32 weights: another error, later
 
 
 @pytest.mark.claim("tensors.from-numpy-float64-raises", as_written=True)
@@ -87,6 +134,11 @@ def test_as_tensor_shares_only_when_no_conversion_is_needed():
     True: shares when dtype and device already match; copies otherwise and for lists."""
     a = np.arange(3.0)
     assert np.shares_memory(torch.as_tensor(a).numpy(), a), "as_tensor(float64 array) should share"
+    ints = np.arange(3, dtype=np.int32)
+    shared = torch.as_tensor(ints)
+    assert shared.dtype == torch.int32 and np.shares_memory(shared.numpy(), ints), (
+        f"as_tensor(int32 array) gave {shared.dtype}, shared={np.shares_memory(shared.numpy(), ints)}, "
+        "but should keep int32 and share")
     t = torch.arange(3.0)
     assert torch.as_tensor(t) is t, "as_tensor(tensor) should return the tensor itself"
     converted = torch.as_tensor(a, dtype=torch.float32)
@@ -166,6 +218,17 @@ def test_arange_has_ceil_of_range_over_step_elements(start, end, step, count):
 
 
 @pytest.mark.claim("tensors.arange-float-count")
+def test_arange_rounding_can_let_the_end_in():
+    """Material: with a float step the sequence is not exact.
+    True: (1.3 - 1) / 0.1 rounds to just above 3, so arange(1, 1.3, 0.1) has 4 elements, 1.3 included."""
+    t = torch.arange(1, 1.3, 0.1)
+    assert t.numel() == 4 == math.ceil((1.3 - 1) / 0.1), (
+        f"torch.arange(1, 1.3, 0.1) has {t.numel()} elements {t.tolist()}, but rounding should make it 4")
+    assert t[-1].item() == pytest.approx(1.3), f"its last element {t[-1].item()} should be 1.3, the end itself"
+    assert torch.arange(1, 1.3 - 1e-6, 0.1).numel() == 3, "subtracting an epsilon from end should give 3 elements"
+
+
+@pytest.mark.claim("tensors.arange-float-count")
 def test_arange_float_values_follow_start_plus_i_step():
     """Material: the float sequence is not an exact arithmetic progression.
     True: values are start + i*step rounded to float32 (exact for step 0.5)."""
@@ -235,9 +298,11 @@ def test_uint8_image_into_a_float_conv_raises_runtime_error():
     image = np.zeros((8, 8, 3), dtype=np.uint8)  # HWC, as OpenCV returns it
     batch = torch.from_numpy(image).permute(2, 0, 1).unsqueeze(0)
     conv = torch.nn.Conv2d(3, 4, 3)
-    with pytest.raises(RuntimeError, match=r"unsigned char|Byte"):
+    with pytest.raises(RuntimeError, match=r"Input type \(unsigned char\) and bias type \(float\) should be the same"):
         conv(batch)
     assert conv(batch.float()).shape == (1, 4, 6, 6)
+    with pytest.raises(RuntimeError, match="channels"):
+        conv(torch.from_numpy(image).unsqueeze(0).float())  # HWC as it comes, without permute(2, 0, 1)
 
 
 @pytest.mark.claim("tensors.uint8-input-error", as_written=True)
@@ -261,6 +326,16 @@ def test_float_and_to_float32_copy_exactly_when_the_dtype_changes(convert):
     assert storage_ptr(converted) != storage_ptr(image), "a uint8 -> float32 conversion cannot share storage"
     already = torch.ones(3)
     assert convert(already) is already, "converting a float32 tensor to float32 should return it unchanged"
+
+
+@pytest.mark.claim("tensors.float-copies-to-does-not")
+def test_to_with_copy_true_copies_even_without_a_change():
+    """Material: .to(torch.float32) is zero-copy on the same device.
+    True: it returns self when nothing changes, unless copy=True asks for a new tensor."""
+    already = torch.ones(3)
+    forced = already.to(torch.float32, copy=True)
+    assert forced is not already and storage_ptr(forced) != storage_ptr(already), (
+        "to(torch.float32, copy=True) on a float32 tensor returned shared storage, but should copy")
 
 
 @pytest.mark.claim("tensors.float-copies-to-does-not", as_written=True)

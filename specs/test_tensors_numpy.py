@@ -20,8 +20,12 @@ def test_ndarray_is_buffer_shape_byte_strides_and_one_dtype():
     a = np.arange(12, dtype=np.int32).reshape(3, 4)
     assert (a.shape, a.strides, a.dtype.itemsize) == ((3, 4), (16, 4), 4), (
         f"(shape, strides, itemsize) = {(a.shape, a.strides, a.dtype.itemsize)}, but should be ((3, 4), (16, 4), 4)")
+    wide = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert wide.strides == (32, 8), f"int64 arange(12).reshape(3, 4).strides = {wide.strides}, but should be (32, 8) bytes"
     every_other = a[:, ::2]
     assert np.shares_memory(every_other, a), "a[:, ::2] should be a view of a's buffer"
+    assert every_other.strides == (16, 8), (
+        f"a[:, ::2].strides = {every_other.strides}, but should be (16, 8): the column stride doubled")
     assert not (every_other.flags.c_contiguous or every_other.flags.f_contiguous), (
         f"a[:, ::2] with strides {every_other.strides} claims to be contiguous")
 
@@ -60,6 +64,8 @@ def test_arange_12_reshaped_3x4_has_strides_32_8_and_int64_items():
         f"np.arange(12).reshape(3, 4) has shape {a.shape} strides {a.strides}, but should be (3, 4) (32, 8)")
     assert a.flags.c_contiguous, "np.arange(12).reshape(3, 4) should be C-contiguous"
     assert a.dtype == np.int64, f"np.arange(12).dtype={a.dtype}, but should be int64"
+    assert a.itemsize == np.dtype(np.float64).itemsize == 8, (
+        f"int64 items are {a.itemsize} bytes; float64's are {np.dtype(np.float64).itemsize}: both should be 8")
 
 
 @pytest.mark.claim("tensors.ndarray-strides-example", as_written=True)
@@ -80,6 +86,8 @@ def test_ndarray_T_swaps_shape_and_strides_without_copying():
     assert np.shares_memory(a, b), "a.T should share a's buffer"
     b[3, 2] = -1
     assert a[2, 3] == -1, f"a[2, 3]={a[2, 3]} after a.T[3, 2] = -1, but should be -1"
+    a[0, 1] = -7
+    assert b[1, 0] == -7, f"a.T[1, 0]={b[1, 0]} after a[0, 1] = -7, but should be -7"
 
 
 @pytest.mark.claim("tensors.tensor-ndarray-layout")
@@ -125,6 +133,7 @@ def test_boolean_masks_match_numpy_and_basic_slices_are_views():
     np.testing.assert_array_equal(t[t % 3 == 0].numpy(), a[a % 3 == 0])
     sliced = t[1:, ::2]
     assert shares_storage(sliced, t), "t[1:, ::2] should be a view"
+    assert np.shares_memory(a[1:, ::2], a), "a[1:, ::2] should be a view in NumPy too"
     masked = t[t > 5]
     assert not shares_storage(masked, t), "t[t > 5] should be a copy"
 
@@ -135,9 +144,11 @@ def test_negative_slice_steps_are_rejected_by_torch():
     True: t[::-1] raises ValueError; torch.flip (a copy) does what a[::-1] does."""
     a = np.arange(5)
     t = torch.from_numpy(a.copy())
-    with pytest.raises(ValueError, match="step"):
+    with pytest.raises(ValueError, match="step must be greater than zero"):
         t[::-1]
-    np.testing.assert_array_equal(torch.flip(t, dims=(0,)).numpy(), a[::-1])
+    flipped = torch.flip(t, dims=(0,))
+    np.testing.assert_array_equal(flipped.numpy(), a[::-1])
+    assert not shares_storage(flipped, t), "torch.flip shares t's storage, but should be a copy"
 
 
 @pytest.mark.claim("tensors.tensor-adds-device-requires-grad")

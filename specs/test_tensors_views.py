@@ -6,6 +6,7 @@ does and does not prove.  Sources: 000 §2, §2.1; 002 §3.1; 003 §2.1, §3.1, 
 """
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -60,6 +61,7 @@ def test_tensor_is_storage_plus_metadata_and_variable_is_a_plain_tensor():
     assert storage_nbytes(part) == 12 * 4, (
         f"storage of base[2:].view(2, 5) has {storage_nbytes(part)} bytes, "
         "but should be the base's whole 48-byte buffer")
+    assert shares_storage(part, base), "base[2:].view(2, 5) has its own storage, but should share base's"
     assert (part.storage_offset(), tuple(part.shape), part.stride()) == (2, (2, 5), (5, 1)), (
         f"metadata (offset, shape, stride) = {(part.storage_offset(), tuple(part.shape), part.stride())}"
         ", but should be (2, (2, 5), (5, 1)) [base[2:].view(2, 5)]")
@@ -83,12 +85,19 @@ def test_tensor_is_storage_plus_metadata_and_variable_is_a_plain_tensor():
 def test_view_shares_storage_and_offset_with_its_base():
     """Material: view() only rewrites size and stride; the storage is untouched.
     True: same storage and storage offset, new sizes/strides, writes show through."""
-    base = torch.arange(12.0)[3:9]
+    root = torch.arange(12.0)
+    base = root[3:9]
     view = base.view(2, 3)
+    assert view is not base, "base.view(2, 3) returned the base object itself, not a new tensor"
+    assert (tuple(view.shape), view.stride()) == ((2, 3), (3, 1)), (
+        f"base.view(2, 3) has shape {tuple(view.shape)} stride {view.stride()}, but should be (2, 3) and (3, 1)")
     assert_aliases(view, base, "base.view(2, 3)")
     assert view.storage_offset() == base.storage_offset() == 3, (
         f"offsets view={view.storage_offset()}, base={base.storage_offset()}, but both should be 3")
-    assert view._base is not None and view._is_view(), "base.view(2, 3) is not marked as a view"
+    assert view._is_view() and view._base is root, (
+        "base.view(2, 3)._base should be root: base is itself a view of root, and _base names the root")
+    plain = torch.arange(6.0)
+    assert plain.view(2, 3)._base is plain, "torch.arange(6.0).view(2, 3)._base should be the tensor it was viewed from"
     view[1, 2] = -1.0
     assert base[5].item() == -1.0, (
         f"base[5]={base[5].item()} after view[1, 2] = -1, but should be -1 [base.view(2, 3)]")
@@ -148,8 +157,19 @@ def test_t_has_the_same_data_ptr_as_its_base():
     """Material: x.data_ptr() == x.t().data_ptr() prints True.
     True: True, because the transpose keeps storage offset 0."""
     x = torch.arange(12).view(3, 4)
-    assert x.data_ptr() == x.t().data_ptr(), (
-        f"x.t().data_ptr()={x.t().data_ptr():#x}, but should equal x.data_ptr()={x.data_ptr():#x}")
+    assert x.t().storage_offset() == x.storage_offset() == 0, (
+        f"storage offsets x.t()={x.t().storage_offset()}, x={x.storage_offset()}, but both should be 0")
+    assert x.data_ptr() == x.t().data_ptr() == storage_ptr(x), (
+        f"x.t().data_ptr()={x.t().data_ptr():#x}, but should equal x.data_ptr()={x.data_ptr():#x}, "
+        "the address of element 0 of the storage")
+    shifted = torch.arange(13)[1:].view(3, 4)
+    assert shifted.t().storage_offset() == shifted.storage_offset() == 1, (
+        f"a transpose moved the storage offset from {shifted.storage_offset()} to {shifted.t().storage_offset()}")
+    assert shifted.data_ptr() == storage_ptr(shifted) + shifted.element_size(), (
+        "data_ptr() of a view at offset 1 should be one element past the storage's start")
+    tail = x.view(-1)[1:]
+    assert shares_storage(tail, x) and tail.data_ptr() != x.data_ptr(), (
+        "x.view(-1)[1:] should share x's storage with a different data_ptr(): unequal pointers do not rule out sharing")
 
 
 @pytest.mark.claim("tensors.t-write-aliases")
@@ -158,10 +178,16 @@ def test_writing_through_t_changes_the_base():
     True: it does; y[i, j] and x[j, i] are one storage element."""
     x = torch.arange(12).view(3, 4)
     y = x.t()
+    assert y[0, 0].data_ptr() == x[0, 0].data_ptr(), "y[0, 0] and x[0, 0] are not the same storage element"
     y[0, 0] = 999
     y[3, 1] = -5
     assert x[0, 0].item() == 999, f"x[0, 0]={x[0, 0].item()} after y[0, 0] = 999, but should be 999"
     assert x[1, 3].item() == -5, f"x[1, 3]={x[1, 3].item()} after y[3, 1] = -5, but should be -5"
+    for i in range(4):
+        for j in range(3):
+            y[i, j] = 100 + 10 * i + j
+            assert x[j, i].item() == 100 + 10 * i + j, (
+                f"x[{j}, {i}]={x[j, i].item()} after y[{i}, {j}] = {100 + 10 * i + j}, but should mirror it")
 
 
 # --- data_ptr as evidence --------------------------------------------------------------
@@ -176,6 +202,22 @@ def test_a_view_at_an_offset_shares_storage_but_not_data_ptr():
     assert tail.data_ptr() == x.data_ptr() + x.element_size(), (
         f"x[1:].data_ptr()={tail.data_ptr():#x}, but should be x.data_ptr()+4={x.data_ptr() + 4:#x}")
     assert_aliases(tail, x, "x[1:]")
+
+
+@pytest.mark.claim("tensors.data-ptr-proves-sharing")
+def test_tensors_from_overlapping_arrays_differ_in_data_ptr_and_storage():
+    """Material: compare data_ptr() to find out whether memory is shared.
+    True: from_numpy(a) and from_numpy(a[1:]) overlap, yet neither pointer matches; np.shares_memory tells."""
+    a = np.arange(6.0)
+    whole, tail = torch.from_numpy(a), torch.from_numpy(a[1:])
+    assert tail.storage_offset() == 0, f"from_numpy(a[1:]).storage_offset()={tail.storage_offset()}, but should be 0"
+    assert tail.data_ptr() == whole.data_ptr() + 8, (
+        f"from_numpy(a[1:]).data_ptr()={tail.data_ptr():#x}, but should be 8 bytes past from_numpy(a)'s")
+    assert storage_ptr(tail) != storage_ptr(whole), (
+        "from_numpy(a[1:]) and from_numpy(a) report one storage address, but each wraps its own start")
+    assert np.shares_memory(whole.numpy(), tail.numpy()), "np.shares_memory misses the overlap of a and a[1:]"
+    tail[0] = -1.0
+    assert whole[1].item() == -1.0, f"from_numpy(a)[1]={whole[1].item()} after from_numpy(a[1:])[0] = -1"
 
 
 @pytest.mark.claim("tensors.data-ptr-proves-sharing", as_written=True)
@@ -201,6 +243,9 @@ def test_reshape_is_a_view_when_possible_and_a_copy_otherwise():
     assert_owns_storage(copied, x, "x.t().reshape(12)")
     assert copied.is_contiguous(), "x.t().reshape(12) is not contiguous"
     torch.testing.assert_close(copied, transposed.contiguous().view(12))
+    with pytest.raises(RuntimeError):
+        transposed.view(12)  # insisting on aliasing fails loudly where reshape would copy
+    assert_owns_storage(x.clone(), x, "x.clone()")  # insisting on a copy works even where reshape aliases
 
 
 @pytest.mark.claim("tensors.transpose-always-view")
@@ -214,8 +259,10 @@ def test_transpose_of_a_strided_tensor_is_a_view(op):
     x = torch.arange(24.0).view(2, 3, 4)
     y = op(x)
     assert_aliases(y, x, "transpose of a strided tensor")
-    assert sorted(y.stride()) == sorted(x.stride()), (
-        f"strides {y.stride()} should be a permutation of {x.stride()}")
+    before, after = list(zip(x.shape, x.stride())), list(zip(y.shape, y.stride()))
+    moved = [d for d in range(3) if before[d] != after[d]]
+    assert len(moved) == 2 and after[moved[0]] == before[moved[1]] and after[moved[1]] == before[moved[0]], (
+        f"(size, stride) pairs went from {before} to {after}, but exactly two dims should swap theirs")
 
 
 @pytest.mark.claim("tensors.transpose-always-view")
@@ -228,6 +275,8 @@ def test_transpose_of_a_sparse_tensor_does_not_share_storage():
     assert flipped.is_sparse
     assert flipped._values().data_ptr() != sparse._values().data_ptr(), (
         "sparse.t()._values() shares the input's values, but the docs say it does not")
+    assert flipped._indices().data_ptr() != sparse._indices().data_ptr(), (
+        "sparse.t()._indices() shares the input's indices, but should be rewritten into a new tensor")
     torch.testing.assert_close(flipped.to_dense(), dense.t())
 
 
@@ -257,6 +306,7 @@ def test_view_of_a_transposed_2x3x4_raises_and_reshape_copies():
         t.view(-1, 4)
     r = t.reshape(-1, 4)
     assert_owns_storage(r, x, "x.transpose(0, 1).reshape(-1, 4)")
+    assert r.is_contiguous(), f"x.transpose(0, 1).reshape(-1, 4) has strides {r.stride()}, but should be contiguous"
     torch.testing.assert_close(r, t.contiguous().view(-1, 4))
 
 
@@ -281,7 +331,9 @@ def test_channel_shuffle_needs_reshape_after_the_transpose():
     mixed = x.view(n, groups, c // groups, h, w).transpose(1, 2)
     with pytest.raises(RuntimeError):
         mixed.view(n, c, h, w)
-    torch.testing.assert_close(mixed.reshape(n, c, h, w), torch.nn.ChannelShuffle(groups)(x))
+    expected = torch.nn.ChannelShuffle(groups)(x)
+    torch.testing.assert_close(mixed.reshape(n, c, h, w), expected)
+    torch.testing.assert_close(mixed.contiguous().view(n, c, h, w), expected)
 
 
 @pytest.mark.claim("tensors.mha-needs-contiguous")
@@ -289,14 +341,18 @@ def test_multihead_attention_accepts_non_contiguous_seq_first_input():
     """Material: nn.MultiheadAttention requires contiguous (L, N, E) input.
     True: (L, N, E) is the default layout, but a permuted non-contiguous input works."""
     mha = torch.nn.MultiheadAttention(embed_dim=8, num_heads=2).eval()
+    assert mha.batch_first is False, "nn.MultiheadAttention's default should be batch_first=False"
     batch_first = torch.randn(3, 5, 8)
     seq_first = batch_first.permute(1, 0, 2)
     assert not seq_first.is_contiguous()
     with torch.no_grad():
         out, _ = mha(seq_first, seq_first, seq_first)
         expected, _ = mha(*(seq_first.contiguous(),) * 3)
+        alone, _ = mha(*(seq_first[:, 1:2],) * 3)
     assert out.shape == (5, 3, 8), f"output shape {tuple(out.shape)}, but should be (5, 3, 8) [(L, N, E)]"
     torch.testing.assert_close(out, expected)
+    torch.testing.assert_close(out[:, 1:2], alone, msg=lambda m: (
+        f"batch element 1 run alone differs from column 1 of the batch: dim 1 is not the batch [{m}]"))
 
 
 @pytest.mark.claim("tensors.mha-needs-contiguous", as_written=True)
@@ -345,21 +401,25 @@ def test_flatten_from_dim_1_keeps_the_batch_and_accepts_non_contiguous_input():
     channels_last = feats.permute(0, 2, 3, 1)
     with pytest.raises(RuntimeError):
         channels_last.view(4, -1)
-    torch.testing.assert_close(torch.flatten(channels_last, 1), channels_last.reshape(4, -1))
+    flat_copy = torch.flatten(channels_last, 1)
+    torch.testing.assert_close(flat_copy, channels_last.reshape(4, -1))
+    assert_owns_storage(flat_copy, feats, "torch.flatten(x.permute(0, 2, 3, 1), 1)")
 
 
 @pytest.mark.claim("tensors.data-attr-contiguous")
 def test_data_attribute_has_the_tensors_own_layout():
     """Material: .data is the contiguous memory block holding the values.
     True: .data shares storage, sizes and strides; x.t().data is non-contiguous."""
-    x = torch.arange(6.0, requires_grad=True)
-    y = x.view(2, 3).t()
+    x = torch.arange(7.0, requires_grad=True)
+    y = x[1:].view(2, 3).t()
     data = y.data
-    assert_aliases(data, x, "x.view(2, 3).t().data")
-    assert (data.stride(), data.requires_grad) == (y.stride(), False), (
-        f".data stride {data.stride()} requires_grad {data.requires_grad}, but should be "
-        f"{y.stride()} and False")
+    assert data is not y, "y.data is y itself, but should be another tensor"
+    assert_aliases(data, x, "x[1:].view(2, 3).t().data")
+    got = (tuple(data.shape), data.stride(), data.storage_offset(), data.requires_grad)
+    want = (tuple(y.shape), y.stride(), y.storage_offset(), False)
+    assert got == want, f".data (shape, stride, offset, requires_grad) = {got}, but should be {want}"
     assert not data.is_contiguous(), ".data of a transposed tensor claims to be contiguous"
+    assert x.data.is_contiguous(), ".data of a contiguous tensor should be contiguous"
 
 
 @pytest.mark.claim("tensors.data-attr-contiguous", as_written=True)
