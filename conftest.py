@@ -191,6 +191,16 @@ def _seed_and_guard_torch_state():
 
 
 @pytest.fixture
+def fresh_dynamo():
+    """Each spec starts and ends with empty Dynamo caches and counters (the compile specs use it)."""
+    import torch._dynamo
+    import torch._inductor  # for torch._inductor.list_mode_options
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+@pytest.fixture
 def one_thread():
     """Run the test on one intra-op thread, restoring torch's count after: tiny ops only pay
     spin-wait overhead for more threads (badly so on a loaded machine)."""

@@ -36,17 +36,7 @@ def CompileCounter():  # CamelCase: it stands in for the class it returns an ins
     return counter()
 
 
-pytestmark = pytest.mark.compile
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    """Each spec starts and ends with empty Dynamo caches and counters."""
-    import torch._dynamo
-    import torch._inductor  # for torch._inductor.list_mode_options
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
+pytestmark = [pytest.mark.compile, pytest.mark.usefixtures("fresh_dynamo")]   # fresh_dynamo: conftest.py
 
 
 class _GraphRecorder:

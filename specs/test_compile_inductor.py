@@ -24,15 +24,7 @@ from torch import nn
 
 from dispatch import RecordOps
 
-pytestmark = pytest.mark.compile
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    import torch._dynamo
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
+pytestmark = [pytest.mark.compile, pytest.mark.usefixtures("fresh_dynamo")]   # fresh_dynamo: conftest.py
 
 
 def _unique_graphs() -> int:

@@ -210,11 +210,6 @@ def test_the_helper_proposes_whole_sentences_only(claims, found):
     assert cut == [], "\n".join(cut[:10])
 
 
-def _placed_texts(text, placed):
-    return {p.anchor.claim + "@" + p.anchor.document: [anchors.normalise(text[s:e])[0] for s, e in p.spans]
-            for p in placed.placed}
-
-
 @needs_seeds
 def test_a_reformatted_copy_places_every_anchor_at_the_same_words(found):
     """Material: another edition, reformatted.  True: with spaces and line breaks added every
