@@ -862,3 +862,65 @@ def forward_hook_result_ignored():
         return original(self, observe, prepend=prepend, with_kwargs=with_kwargs, always_call=always_call)
 
     nn.Module.register_forward_hook = register
+
+
+@fault("modules.linear-init-normal-001")
+def linear_default_init_without_the_sqrt5_slope():
+    """nn.Linear's default init uses kaiming_uniform_ with a=0 (std sqrt(2 / in_features)) instead of
+    a=sqrt(5) (std 1/sqrt(3 * in_features))."""
+    import math
+
+    def reset_parameters(self):
+        nn.init.kaiming_uniform_(self.weight, a=0)
+        if self.bias is not None:
+            bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
+            nn.init.uniform_(self.bias, -bound, bound)
+
+    nn.Linear.reset_parameters = reset_parameters
+
+
+@fault("modules.optimizer-to-after-load")
+def optimizer_load_casts_step():
+    """Optimizer.load_state_dict casts 'step' to the parameter's dtype like the other state tensors."""
+    def process(param, value, param_id, param_groups, key=None):
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype, device=param.device)
+        return value.to(device=param.device)
+
+    torch.optim.Optimizer._process_value_according_to_param_policy = staticmethod(process)
+
+
+@fault("modules.train-eval-same-epoch-harms-bn")
+def bn_train_normalises_with_running_stats():
+    """A train-mode BatchNorm normalises with its running statistics (still updating them), so a
+    sample's output no longer depends on the batch it comes in."""
+    batchnorm = nn.modules.batchnorm._BatchNorm
+    original = batchnorm.forward
+
+    def forward(self, input):
+        if not self.training or self.running_mean is None:
+            return original(self, input)
+        with torch.no_grad():
+            original(self, input)  # the update of the running statistics
+        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                            False, 0.0, self.eps)
+
+    batchnorm.forward = forward
+
+
+@fault("modules.conv-output-padding-remark")
+def conv_transpose_output_padding_zero_fills():
+    """output_padding appends rows and columns of zeros to the output instead of computing them."""
+    original = nn.ConvTranspose2d.forward
+
+    def forward(self, input, output_size=None):
+        if output_size is not None or self.output_padding == (0, 0):
+            return original(self, input, output_size)
+        saved, self.output_padding = self.output_padding, (0, 0)
+        try:
+            out = original(self, input)
+        finally:
+            self.output_padding = saved
+        return F.pad(out, (0, saved[1], 0, saved[0]))
+
+    nn.ConvTranspose2d.forward = forward

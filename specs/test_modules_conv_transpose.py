@@ -32,8 +32,19 @@ def test_stride_2_maps_two_sizes_to_one_and_output_padding_picks_which_comes_bac
     assert padded(large).shape[-2:] == (8, 8), f"output_padding=1 gave {tuple(padded(large).shape)}"
     torch.testing.assert_close(padded(large), up(large, output_size=(8, 8)),
                                msg="output_padding=1 and output_size=(8, 8) should compute the same")
+    uncropped = nn.ConvTranspose2d(4, 3, 3, stride=2, padding=0)  # the full 9x9 the kernel reaches
+    uncropped.load_state_dict(up.state_dict())
+    with torch.no_grad():
+        grown, base, full = padded(large), up(large), uncropped(large)
+    torch.testing.assert_close(grown[..., :7, :7], base, msg=lambda m: (
+        f"the first 7x7 of the output_padding=1 result should be the default output: {m}"))
+    torch.testing.assert_close(grown, full[..., 1:9, 1:9], msg=lambda m: (
+        "output_padding=1 should keep one more computed row and column of the full transposed "
+        f"convolution (not zeros): {m}"))
     with pytest.raises(RuntimeError, match="output padding must be smaller than either stride or dilation"):
         nn.ConvTranspose2d(4, 3, 3, stride=1, output_padding=1)(large)
+    dilated = nn.ConvTranspose2d(4, 3, 3, stride=2, dilation=3, output_padding=2)
+    assert dilated(large).shape[-2:] == (15, 15), "output_padding below the dilation (above stride - 1) should pass"
 
 
 @pytest.mark.claim("modules.conv-output-padding-remark")
@@ -52,6 +63,11 @@ def test_output_padding_belongs_to_transposed_convolutions_not_to_conv2d():
     layer = nn.Conv2d(3, 64, 3)
     assert layer.output_padding == (0, 0)
     assert layer(torch.randn(2, 3, 32, 32)).shape == (2, 64, 30, 30)
+    for n, k, s, p in ((32, 3, 1, 0), (7, 3, 2, 1), (8, 3, 2, 1), (9, 5, 3, 2), (28, 4, 2, 0)):
+        side = nn.Conv2d(1, 1, k, stride=s, padding=p)(torch.randn(1, 1, n, n)).shape[-1]
+        assert side == (n + 2 * p - k) // s + 1, (
+            f"Conv2d(k={k}, stride={s}, padding={p}) on {n}x{n} gave side {side}, "
+            f"expected floor((n + 2p - k) / s) + 1 = {(n + 2 * p - k) // s + 1}")
 
 
 @pytest.mark.claim("modules.conv-output-padding-remark", as_written=True)

@@ -6,6 +6,8 @@ harms the running statistics, and capturing feature maps with forward hooks, als
 torch.no_grad().
 Sources: 000 §3.2, §4.3; 002 §4.4, §4.5; 003 §1, §3.2, §5.1; 004 §4.3, §5.4.
 """
+import inspect
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -48,6 +50,8 @@ def test_eval_sets_training_false_everywhere_and_nothing_else():
     assert out.grad_fn is not None, "eval() should not disable graph recording; no_grad does that"
     model.train()
     assert all(m.training for m in model.modules())
+    assert model.train(False) is model and not any(m.training for m in model.modules()), (
+        "train(False) should set the same flags as eval() and return the module")
 
 
 @pytest.mark.claim("modules.eval-sets-training-flag")
@@ -115,6 +119,7 @@ def test_f_dropout_ignores_eval_unless_training_is_passed():
         def forward(self, x):
             return F.dropout(x, p=0.5, training=self.training)
 
+    assert inspect.signature(F.dropout).parameters["training"].default is True
     x = torch.ones(1000)
     bare, passed = Bare().eval(), Passed().eval()
     assert (bare(x) == 0).any(), "F.dropout(x, p=0.5) in an eval-mode model dropped nothing"
@@ -146,6 +151,29 @@ def test_eval_pass_between_train_steps_leaves_bn_statistics_alone():
         f"running_mean differs after an eval-mode validation pass mid-epoch: {m}"))
     assert switched[1] == plain[1] == 3
     assert not torch.allclose(wrong[0], plain[0]), "validating in train mode should move running_mean"
+
+
+@pytest.mark.claim("modules.train-eval-same-epoch-harms-bn")
+def test_train_mode_validation_normalises_each_batch_with_its_own_statistics():
+    """Material: mode switching makes validation metrics oscillate.
+    True: validating in train mode does: a sample's output depends on the batch it comes in."""
+    torch.manual_seed(0)
+    bn = nn.BatchNorm1d(3)
+    sample = torch.randn(1, 3)
+    batch_a = torch.cat([sample, torch.randn(7, 3)])
+    batch_b = torch.cat([sample, torch.randn(7, 3) * 4 + 2])
+    with torch.no_grad():
+        for batch in (batch_a, batch_b):
+            expected = (batch - batch.mean(0)) / torch.sqrt(batch.var(0, unbiased=False) + bn.eps)
+            torch.testing.assert_close(bn(batch), expected, msg=lambda m: (
+                f"train mode should normalise a batch with its own mean and (biased) variance: {m}"))
+        in_a, in_b = bn(batch_a)[0], bn(batch_b)[0]
+        assert not torch.allclose(in_a, in_b), (
+            f"train mode: the same sample gave {in_a.tolist()} and {in_b.tolist()} in two batches; "
+            "expected different outputs (batch statistics)")
+        bn.eval()
+        torch.testing.assert_close(bn(batch_a)[0], bn(batch_b)[0], msg=lambda m: (
+            f"eval mode: the same sample should give the same output in any batch: {m}"))
 
 
 @pytest.mark.claim("modules.train-eval-same-epoch-harms-bn", as_written=True)
@@ -208,6 +236,14 @@ def test_forward_hook_captures_resnet_layer4_feature_map():
         f"captured feature map shape = {tuple(feature_maps['Conv2d'].shape)}, expected (1, 512, 7, 7)")
     assert inputs["shape"] == (1, 512, 7, 7)
     assert plain_out.shape == (1, 1000)
+    handle = model.layer4[-1].conv2.register_forward_hook(hook_fn)
+    try:
+        with torch.no_grad():
+            model(torch.randn(1, 3, 32, 32))
+    finally:
+        handle.remove()
+    assert feature_maps["Conv2d"].shape == (1, 512, 1, 1), (
+        f"feature map for a 32x32 image = {tuple(feature_maps['Conv2d'].shape)}, expected (1, 512, 1, 1)")
 
 
 @pytest.mark.claim("modules.forward-hook-captures-feature-map")

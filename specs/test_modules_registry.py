@@ -53,6 +53,16 @@ def test_parameters_yield_no_buffers():
     assert len(params) == 3, (
         f"len(list(model.parameters())) = {len(params)}, but should be 3 "
         "(conv1.weight, bn1.weight, bn1.bias)")
+    registered = [p for m in model.modules() for p in m._parameters.values() if p is not None]
+    assert [id(p) for p in params] == [id(p) for p in registered], (
+        "model.parameters() should walk exactly the _parameters registries of every module")
+    named = [name for name, _ in model.named_parameters()]
+    assert named == ["conv1.weight", "bn1.weight", "bn1.bias"], (
+        f"named_parameters() names = {named}, but should be the three parameters and no buffer")
+    buffers = [name for name, _ in model.named_buffers()]
+    assert buffers == ["bn1.running_mean", "bn1.running_var", "bn1.num_batches_tracked"], (
+        f"named_buffers() names = {buffers}, but should be bn1's running_mean, running_var, num_batches_tracked")
+    assert len(list(model.buffers())) == 3
 
 
 @pytest.mark.claim("modules.parameters-exclude-buffers")
@@ -72,6 +82,12 @@ def test_optimizer_built_from_parameters_leaves_buffers_alone():
             f"buffer {name!r} changed after optimizer.step(), but the optimizer should "
             f"not see buffers: {m}"))
     assert optimizer.param_groups[0]["params"][0] is model.conv1.weight
+    model.train()
+    model(torch.randn(2, 3, 5, 5))  # a train-mode forward is what moves the running statistics
+    assert not torch.equal(model.bn1.running_mean, before["bn1.running_mean"]), (
+        "a train-mode forward of BatchNorm left running_mean unchanged; the forward should update it")
+    assert model.bn1.num_batches_tracked.item() == 1, (
+        f"num_batches_tracked = {model.bn1.num_batches_tracked.item()} after one train forward, expected 1")
 
 
 @pytest.mark.claim("modules.named-buffers-lists-running-mean")
@@ -99,6 +115,10 @@ def test_three_separate_registries_exist():
     assert set(model.bn1._buffers) == {"running_mean", "running_var", "num_batches_tracked"}
     registries = [getattr(model, name) for name in ("_parameters", "_buffers", "_modules")]
     assert len({id(r) for r in registries}) == 3, "the three registries should be separate objects"
+    assert list(model._modules) == ["conv1", "bn1"] and list(model.bn1._buffers) == [
+        "running_mean", "running_var", "num_batches_tracked"], (
+        f"registry order: _modules={list(model._modules)}, bn1._buffers={list(model.bn1._buffers)}; "
+        "expected insertion order")
     for name in ("_parameters", "_buffers", "_modules"):
         # what changed in 2.5 (pytorch/pytorch#129164): a plain dict, no longer an OrderedDict
         assert type(getattr(model, name)) is dict, (
@@ -126,17 +146,23 @@ def test_parameters_row_updated_saved_and_converted():
     True: all three; to() keeps the Parameter objects."""
     model = nn.Linear(3, 2)
     weight = model.weight
-    before = weight.detach().clone()
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     model(torch.ones(1, 3)).sum().backward()
     optimizer.step()
-    assert not torch.equal(model.weight.detach(), before), "optimizer.step() left weight unchanged"
-    assert {"weight", "bias"} <= set(model.state_dict()), (
-        f"state_dict() keys = {list(model.state_dict())}, but should contain weight and bias")
+    unchanged = [name for name, p in model.named_parameters() if torch.equal(p.detach(), before[name])]
+    assert unchanged == [], f"optimizer.step() left {unchanged} unchanged, but every parameter had a gradient"
+    nested = nn.Sequential(nn.Linear(3, 2), nn.Sequential(nn.ReLU(), nn.Linear(2, 1)))
+    assert list(nested.state_dict()) == [name for name, _ in nested.named_parameters()] == [
+        "0.weight", "0.bias", "1.1.weight", "1.1.bias"], (
+        f"state_dict() keys = {list(nested.state_dict())}, but should be each parameter's dotted name")
     model.to(torch.float64)
     assert model.weight.dtype == torch.float64 and model.weight is weight, (
         f"after to(float64) weight dtype = {model.weight.dtype}, same object = "
         f"{model.weight is weight}; expected float64 and the same Parameter")
+    model.to("meta")
+    assert {p.device.type for p in model.parameters()} == {"meta"}, (
+        f"after to('meta') parameter devices = {[p.device for p in model.parameters()]}, expected meta")
 
 
 @pytest.mark.claim("modules.table-buffers-row")
@@ -257,6 +283,8 @@ def test_attribute_assignment_registers_submodules_and_parameters():
     assert "fc1" not in net.__dict__ and "scale" not in net.__dict__
     assert [n for n, _ in net.named_parameters()] == [
         "scale", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    assert list(net.state_dict()) == ["scale", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"], (
+        f"state_dict() keys = {list(net.state_dict())}; expected the submodules' tensors under dotted names")
     net.to(torch.float64)
     assert net.fc2.bias.dtype == torch.float64
 
@@ -299,8 +327,17 @@ def test_plain_list_layers_are_invisible_and_never_learn():
     model(torch.randn(4, 3)).sum().backward()
     assert model.layers[0].weight.grad is not None, "backward should still fill .grad"
     torch.testing.assert_close(model.layers[0].weight.detach(), before)
+    model.head = nn.Linear(1, 1)  # a registered layer, so that an optimizer can be built and step
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model.head(model(torch.randn(4, 3))).sum().backward()
+    optimizer.step()
+    torch.testing.assert_close(model.layers[0].weight.detach(), before, msg=lambda m: (
+        f"a layer held in a plain list changed after optimizer.step(), but the optimizer never sees it: {m}"))
+    assert model.layers[0].weight.grad is not None
     model.to(torch.float64)
     assert model.layers[0].weight.dtype == torch.float32, "to() reached a layer held in a plain list"
+    model.to("meta")
+    assert model.layers[0].weight.device.type == "cpu", "to('meta') moved a layer held in a plain list"
 
 
 @pytest.mark.claim("modules.plain-list-not-registered")
@@ -335,6 +372,23 @@ def test_forgetting_super_init_fails_at_first_registration(value, word):
         Forgetful()
 
 
+@pytest.mark.claim("modules.super-init-required")
+def test_forgetting_super_init_without_layers_fails_at_the_first_call():
+    """Material: forgetting super().__init__() breaks the module.
+    True: with only plain attributes construction passes, and the first call raises AttributeError."""
+    class NoLayers(nn.Module):
+        def __init__(self):
+            self.scale = torch.ones(1)
+
+        def forward(self, x):
+            return x * self.scale
+
+    model = NoLayers()
+    assert torch.equal(model.scale, torch.ones(1)), "a plain tensor attribute should be set without super().__init__()"
+    with pytest.raises(AttributeError):
+        model(torch.ones(2))
+
+
 @pytest.mark.claim("modules.sequential-runs-in-order")
 def test_sequential_calls_layers_in_insertion_order():
     """Material: Sequential pipes the input through its layers in order.
@@ -354,6 +408,12 @@ def test_swapping_the_head_by_assignment(ref):
     True: so; an optimizer built before the swap still holds the old head."""
     model = ref.models.SwappableHeadNet(num_classes=10)
     x = torch.randn(2, 3, 32, 32)
+    sides, h = [], x
+    for layer in model.features:
+        h = layer(h)
+        if isinstance(layer, (nn.Conv2d, nn.MaxPool2d)):
+            sides.append(h.shape[-1])
+    assert sides == [30, 15, 13, 6], f"spatial sides after each conv/pool = {sides}, expected 32 -> 30 -> 15 -> 13 -> 6"
     features = model.features(x)
     assert features.shape == (2, 64, 6, 6), f"features(x).shape = {tuple(features.shape)}, expected (2, 64, 6, 6)"
     assert model.feature_size == 64 * 6 * 6 == 2304
@@ -362,9 +422,21 @@ def test_swapping_the_head_by_assignment(ref):
     model.classifier = nn.Linear(64 * 6 * 6, 100)
     assert model(x).shape == (2, 100), f"output shape after swap = {tuple(model(x).shape)}, expected (2, 100)"
     assert model.state_dict()["classifier.weight"].shape == (100, 2304)
+    params = list(model.parameters())
+    assert any(p is model.classifier.weight for p in params) and not any(p is old_head.weight for p in params), (
+        "after the swap parameters() should yield the new head's weight and not the old one's")
     held = [p for g in optimizer.param_groups for p in g["params"]]
     assert any(p is old_head.weight for p in held) and not any(p is model.classifier.weight for p in held), (
         "the optimizer built before the swap should hold the old head's weight, not the new one")
+    before = model.classifier.weight.detach().clone()
+    model(x).sum().backward()
+    optimizer.step()
+    torch.testing.assert_close(model.classifier.weight.detach(), before, msg=lambda m: (
+        f"the old optimizer moved the new head, but it does not hold it: {m}"))
+    optimizer.add_param_group({"params": model.classifier.parameters()})
+    optimizer.step()
+    assert not torch.equal(model.classifier.weight.detach(), before), (
+        "after add_param_group(new head) optimizer.step() still left the new head unchanged")
 
 
 @pytest.mark.claim("modules.swappable-head")
@@ -406,6 +478,17 @@ def test_relu_created_in_forward_changes_nothing():
     out_b.sum().backward()
     torch.testing.assert_close(a.fc.weight.grad, b.fc.weight.grad)
     assert list(nn.ReLU().parameters()) == []
+    made = []
+    handle = nn.modules.module.register_module_forward_hook(
+        lambda m, i, o: made.append(m) if isinstance(m, nn.ReLU) else None)
+    try:
+        a(x)
+        a(x)
+    finally:
+        handle.remove()
+    assert len(made) == 2 and made[0] is not made[1], (
+        f"ReLU objects run by two calls of ReluInForward: {len(made)}, distinct: "
+        f"{len(made) == 2 and made[0] is not made[1]}; expected a new one per call")
 
 
 @pytest.mark.claim("modules.layer-created-in-forward")
@@ -420,6 +503,8 @@ def test_linear_created_in_forward_is_unregistered_and_random():
     x = torch.randn(3, 4)
     assert list(model.parameters()) == [], "a layer built in forward should not be registered"
     assert not torch.equal(model(x), model(x)), "two calls gave equal outputs, but weights are re-drawn per call"
+    with pytest.raises(ValueError, match="empty parameter list"):
+        torch.optim.SGD(model.parameters(), lr=0.1)  # nothing for an optimizer to train
 
 
 @pytest.mark.claim("modules.layer-created-in-forward", as_written=True)
@@ -441,6 +526,16 @@ def test_functional_is_stateless_module_owns_parameters():
     layer = nn.Linear(3, 2)
     torch.testing.assert_close(F.linear(x, layer.weight, layer.bias), layer(x))
     assert len(list(layer.parameters())) == 2 and len(list(nn.ReLU().parameters())) == 0
+    with pytest.raises(TypeError):
+        F.linear(x)  # the functional form owns no weight: it must be passed in
+    relu = nn.ReLU()
+    assert (list(relu.buffers()), list(relu.state_dict()), list(relu.children())) == ([], [], []), (
+        "nn.ReLU() should register no buffers, state or submodules")
+    loss = nn.CrossEntropyLoss(label_smoothing=0.1)
+    public = {k: v for k, v in vars(loss).items() if not k.startswith("_")}
+    assert public == {"training": True, "reduction": "mean", "ignore_index": -100, "label_smoothing": 0.1}, (
+        f"nn.CrossEntropyLoss public attributes = {public}; expected its options and the training flag only")
+    assert dict(loss.state_dict()) == {}, f"nn.CrossEntropyLoss().state_dict() = {dict(loss.state_dict())}"
 
 
 @pytest.mark.claim("modules.modules-iterates-recursively")
@@ -453,6 +548,12 @@ def test_modules_walks_the_whole_tree_children_only_one_level(ref):
         f"modules() gave {kinds}; expected the root first, then 2 Conv2d and 2 Linear among all")
     assert [n for n, _ in model.named_children()] == ["features", "classifier"]
     assert [n for n, _ in model.named_modules()][:3] == ["", "features", "features.0"]
+    shared = nn.Linear(2, 2)
+    tree = nn.Sequential(nn.Sequential(shared, nn.ReLU()), shared, nn.Sequential(nn.Tanh()))
+    order = [n for n, _ in tree.named_modules()]
+    assert order == ["", "0", "0.0", "0.1", "2", "2.0"], (
+        f"named_modules() order = {order}; expected depth-first with the shared Linear once")
+    assert len(list(tree.modules())) == 6
 
 
 @pytest.mark.claim("modules.module-has-no-device-attribute")
@@ -461,6 +562,22 @@ def test_module_has_no_device_attribute():
     True: nn.Module has no 'device' attribute: AttributeError."""
     with pytest.raises(AttributeError, match="has no attribute 'device'"):
         _ = nn.Linear(2, 2).device
+
+
+@pytest.mark.claim("modules.module-has-no-device-attribute")
+def test_hand_set_device_goes_stale_and_a_parameter_knows_the_device():
+    """Material: write x = x.to(self.device) in forward.
+    True: a hand-set self.device is not updated by model.to(); next(parameters()).device is."""
+    class HandSet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+            self.device = torch.device("cpu")
+
+    model = HandSet().to("meta")
+    assert model.device == torch.device("cpu"), f"hand-set device after to('meta') = {model.device}"
+    assert next(model.parameters()).device.type == "meta", (
+        f"next(model.parameters()).device = {next(model.parameters()).device}, expected meta after to('meta')")
 
 
 @pytest.mark.claim("modules.module-has-no-device-attribute", as_written=True, raises=AttributeError, match=r"has no attribute 'device'")
@@ -494,9 +611,18 @@ def test_containers_are_registered_modules_with_a_list_interface():
     layers = nn.ModuleList([nn.Linear(2, 2)])
     layers.append(nn.Linear(2, 1))
     assert len(layers) == 2 and isinstance(layers[1], nn.Linear)
+    assert [type(m).__name__ for m in layers] == ["Linear", "Linear"], "iterating a ModuleList"
+    assert list(layers._modules) == ["0", "1"] and type(layers._modules) is dict
     assert isinstance(layers, nn.Module) and not isinstance(layers, list), (
         f"type(nn.ModuleList(...)).__mro__ = {type(layers).__mro__}; expected a Module, not a list")
+    seq, table = nn.Sequential(nn.Linear(2, 2)), nn.ModuleDict({"a": nn.Linear(2, 2)})
+    for container in (seq, table):
+        assert isinstance(container, nn.Module) and not isinstance(container, (list, dict)), (
+            f"{type(container).__name__} is a list or dict instance, or not a Module")
     assert list(layers.state_dict()) == ["0.weight", "0.bias", "1.weight", "1.bias"]
+    assert len(list(layers.parameters())) == 4 and len(list(table.parameters())) == 2
+    layers.to(torch.float64)
+    assert {p.dtype for p in layers.parameters()} == {torch.float64}, "to() did not reach the members"
 
 
 @pytest.mark.claim("modules.containers-are-list-and-dict", as_written=True)
@@ -525,9 +651,13 @@ def test_sequential_holds_dropout_but_residual_needs_custom_forward(ref):
     """Material: Dropout and residual connections both need a custom nn.Module forward.
     True: Dropout sits in Sequential and follows eval(); only the residual needs forward."""
     seq = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
-    x = torch.ones(2, 4)
+    x = torch.ones(200, 4)
+    seq.train()
+    assert (seq(x) == 0).any(), "a train-mode Sequential with Dropout(0.5) dropped nothing"
     seq.eval()
     torch.testing.assert_close(seq(x), seq[0](x))
+    with pytest.raises(TypeError):
+        nn.Sequential(nn.Linear(4, 4))(x, x)  # a chain takes one input: several inputs need forward
     block = ref.models.BasicBlock(4, 4).eval()
     chain = nn.Sequential(block.conv1, block.bn1, nn.ReLU(), block.conv2, block.bn2)
     y = torch.randn(1, 4, 6, 6)

@@ -58,6 +58,10 @@ def test_strict_load_raises_listing_missing_and_unexpected_keys():
     text = str(info.value)
     assert 'Missing key(s) in state_dict: "fc.bias"' in text, f"error text lacks the missing key: {text}"
     assert 'Unexpected key(s) in state_dict: "extra.weight"' in text, f"error text lacks the unexpected key: {text}"
+    only_missing = model.state_dict()
+    del only_missing["fc.weight"]
+    with pytest.raises(RuntimeError, match=r'Missing key\(s\) in state_dict: "fc.weight"'):
+        model.load_state_dict(only_missing)
 
 
 @pytest.mark.claim("modules.load-strict-checks-missing-and-unexpected")
@@ -109,6 +113,9 @@ def test_extra_fc_keys_are_unexpected_and_need_strict_false():
         headless.load_state_dict(with_fc.state_dict())
     result = headless.load_state_dict(with_fc.state_dict(), strict=False)
     assert result.missing_keys == [] and sorted(result.unexpected_keys) == ["fc.bias", "fc.weight"]
+    dropped = {k: v for k, v in with_fc.state_dict().items() if not k.startswith("fc.")}
+    clean = Small(with_fc=False).load_state_dict(dropped)  # strict, after dropping the head's keys
+    assert (clean.missing_keys, clean.unexpected_keys) == ([], []), f"strict load without fc keys: {clean}"
 
 
 @pytest.mark.claim("modules.unexpected-keys-only-reported", as_written=True, raises=RuntimeError, match=r"Error\(s\) in loading state_dict")
@@ -129,7 +136,14 @@ def test_resnet50_weights_into_resnet18_no_missing_keys_but_size_mismatch():
     s18, s50 = r18.state_dict(), r50.state_dict()
     missing = sorted(set(s18) - set(s50))
     assert missing == [], f"ResNet18 keys absent from ResNet50: {missing[:5]}...; expected none"
-    assert any(k.startswith("layer3.") for k in s18) and any(k.startswith("layer4.") for k in s50)
+    for stage in ("layer1.", "layer2.", "layer3.", "layer4."):
+        assert any(k.startswith(stage) for k in s18) and any(k.startswith(stage) for k in s50), (
+            f"{stage} missing from ResNet18 or ResNet50; both have four stages")
+    extra = set(s50) - set(s18)
+    assert "layer1.0.conv3.weight" in extra and "layer1.0.bn3.weight" in extra and "layer3.5.conv1.weight" in extra, (
+        f"ResNet50's unexpected keys should include conv3, bn3 and extra blocks: {sorted(extra)[:5]}...")
+    reshaped = [k for k in s18 if s18[k].shape != s50[k].shape]
+    assert "layer1.0.conv1.weight" in reshaped, f"shared keys with another shape: {reshaped[:5]}"
     with pytest.raises(RuntimeError, match="size mismatch"):
         r18.load_state_dict(s50, strict=False)
 
@@ -152,9 +166,14 @@ def test_misspelled_key_is_missing_and_unexpected_never_aligned():
     model = Small()
     state = model.state_dict()
     state["conv1.wight"] = state.pop("conv1.weight")
-    result = Small().load_state_dict(state, strict=False)
+    target = Small()
+    kept = target.conv1.weight.detach().clone()
+    result = target.load_state_dict(state, strict=False)
     assert result.missing_keys == ["conv1.weight"] and result.unexpected_keys == ["conv1.wight"], (
         f"load_state_dict(strict=False) returned {result}")
+    assert state["conv1.wight"].shape == target.conv1.weight.shape
+    torch.testing.assert_close(target.conv1.weight.detach(), kept, msg=lambda m: (
+        f"conv1.weight took the value of 'conv1.wight' (same shape); no name alignment should happen: {m}"))
 
 
 # --- the 'module.' prefix -------------------------------------------------------------
@@ -169,10 +188,20 @@ def test_prefixed_state_dict_into_bare_model_raises():
     assert all(k.startswith("module.") for k in state), f"DataParallel keys: {list(state)[:3]}"
     assert not any(k.startswith("module.") for k in wrapped.module.state_dict())
     bare = Small()
-    with pytest.raises(RuntimeError, match=r"(?s)Missing key\(s\).*Unexpected key\(s\)"):
+    with pytest.raises(RuntimeError, match=r"(?s)Missing key\(s\).*Unexpected key\(s\)") as info:
         bare.load_state_dict(state)
+    missing_part, unexpected_part = str(info.value).split("Unexpected key(s)")
+    for key in bare.state_dict():
+        assert (f'"{key}"' in missing_part) == (key != "bn1.num_batches_tracked"), (
+            f"{key} listed as missing: {f'{chr(34)}{key}{chr(34)}' in missing_part}; every key but "
+            "num_batches_tracked should be")
+        assert f'"module.{key}"' in unexpected_part, f"module.{key} is not listed as unexpected"
+    kept = {k: v.clone() for k, v in bare.state_dict().items()}
     result = bare.load_state_dict(state, strict=False)
     assert len(result.unexpected_keys) == len(state), f"unexpected keys: {result.unexpected_keys}"
+    for key, value in bare.state_dict().items():
+        torch.testing.assert_close(value, kept[key], msg=lambda m, key=key: (
+            f"{key} changed in a non-strict load of a prefixed state dict; nothing should load: {m}"))
     # BatchNorm tolerates a missing num_batches_tracked (old checkpoints lack it)
     assert sorted(result.missing_keys) == sorted(set(bare.state_dict()) - {"bn1.num_batches_tracked"})
 
@@ -288,6 +317,17 @@ def test_saving_whole_model_pickles_non_parameter_attributes(tmp_path):
     assert type(loaded) is CarriesBaggage and len(loaded.history) == 200_000
 
 
+@pytest.mark.claim("modules.save-whole-model-pickles-attributes")
+def test_whole_model_file_needs_its_class_importable(tmp_path, monkeypatch):
+    """Material: torch.save(model) pickles the whole object.
+    True: by reference to its class: without the class under its name, loading fails."""
+    path = tmp_path / "model.pth"
+    torch.save(CarriesBaggage(), path)
+    monkeypatch.delattr(__import__(__name__), "CarriesBaggage")
+    with pytest.raises(AttributeError, match="CarriesBaggage"):
+        torch.load(path, weights_only=False)
+
+
 @pytest.mark.claim("modules.state-dict-holds-only-parameters")
 def test_state_dict_holds_parameters_and_persistent_buffers_no_structure(ref):
     """Material: state_dict holds only parameters, no structure.
@@ -337,6 +377,27 @@ def test_whole_model_loads_under_the_default_once_its_classes_are_allowed(tmp_pa
         torch.load(path)  # weights_only left at its default on purpose: the default is what is checked
     with torch.serialization.safe_globals([Small, nn.Conv2d, nn.BatchNorm2d, nn.Linear]):
         assert isinstance(torch.load(path), Small)  # weights_only left at its default on purpose: allow-listed
+    saved = torch.serialization.get_safe_globals()
+    try:
+        torch.serialization.add_safe_globals([Small, nn.Conv2d, nn.BatchNorm2d, nn.Linear])
+        assert isinstance(torch.load(path), Small)  # weights_only left at its default on purpose: allow-listed
+    finally:
+        torch.serialization.clear_safe_globals()
+        torch.serialization.add_safe_globals(saved)
+
+
+@pytest.mark.claim("modules.whole-model-torch-load")
+@pytest.mark.needs_torch(">=2.6", reason="weights_only=True became torch.load's default in 2.6")
+def test_weights_only_error_names_weights_only_false_and_the_allow_list(tmp_path):
+    """Material: torch.load reads a whole saved model back.
+    True: the refusal names weights_only=False, add_safe_globals and safe_globals as ways out."""
+    path = tmp_path / "whole.pth"
+    torch.save(nn.Linear(3, 2), path)
+    with pytest.raises(pickle.UnpicklingError) as info:
+        torch.load(path)  # weights_only left at its default on purpose: the default's message is what is checked
+    text = str(info.value)
+    for route in ("weights_only", "add_safe_globals", "safe_globals"):
+        assert route in text, f"the weights_only error does not name {route!r}: {text[:300]}"
 
 
 @pytest.mark.claim("modules.whole-model-torch-load")
@@ -403,6 +464,8 @@ def test_checkpoint_dicts_load_under_weights_only(tmp_path):
     torch.save(blob, path)
     loaded = torch.load(path, map_location="cpu", weights_only=True)
     assert loaded["epoch"] == 3 and loaded["val_acc"] == 61.5
+    plain = torch.load(path)  # weights_only left at its default on purpose: the material's plain call
+    assert plain["epoch"] == 3 and set(plain) == set(blob), f"plain torch.load(path) gave keys {sorted(plain)}"
     Small().load_state_dict(loaded["model_state_dict"])
     torch.optim.Adam(Small().parameters()).load_state_dict(loaded["optimizer_state_dict"])
     assert loaded["scheduler_state_dict"] == scheduler.state_dict()
@@ -524,6 +587,10 @@ def test_grad_scaler_scale_restarts_without_its_state():
     trained = torch.amp.GradScaler("cpu", init_scale=1024.0)
     fresh = torch.amp.GradScaler("cpu")
     assert fresh.get_scale() == 65536.0, f"new GradScaler scale = {fresh.get_scale()}, expected 2**16"
+    state = fresh.state_dict()
+    assert set(state) == {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"}, (
+        f"GradScaler.state_dict() keys = {sorted(state)}")
+    assert state["_growth_tracker"] == 0, f"a new scaler's growth tracker = {state['_growth_tracker']}, expected 0"
     restored = torch.amp.GradScaler("cpu")
     restored.load_state_dict(save_load(trained.state_dict(), weights_only=True))
     assert restored.get_scale() == 1024.0, f"restored scale = {restored.get_scale()}, expected 1024.0"
@@ -579,10 +646,30 @@ def test_optimizer_load_state_dict_casts_state_to_the_parameters():
     state = target.state[p64]
     assert state["exp_avg"].dtype == torch.float64, (
         f"exp_avg dtype after load_state_dict = {state['exp_avg'].dtype}, expected the parameter's float64")
+    assert state["step"].dtype == saved_from.state_dict()["state"][0]["step"].dtype == torch.float32, (
+        f"'step' dtype after load_state_dict = {state['step'].dtype}; it should be left as saved, not cast")
     before = p64.detach().clone()
     p64.grad = torch.ones(3, dtype=torch.float64)
     target.step()
     assert not torch.equal(p64.detach(), before), "step() after load_state_dict did not update the parameter"
+
+
+@pytest.mark.claim("modules.optimizer-to-after-load")
+@pytest.mark.needs_torch(">=2.4", reason="fused Adam on the CPU appeared in 2.4")
+def test_optimizer_load_state_dict_casts_step_only_for_fused_groups():
+    """'step' is left as saved, except in fused (or capturable) groups, where it becomes float32."""
+    for fused, expected in ((False, torch.float64), (True, torch.float32)):
+        p = nn.Parameter(torch.ones(3))
+        source = torch.optim.Adam([p], lr=0.1, fused=fused)
+        p.grad = torch.ones(3)
+        source.step()
+        saved = source.state_dict()
+        saved["state"][0]["step"] = saved["state"][0]["step"].double()
+        q = nn.Parameter(torch.ones(3, dtype=torch.float64))
+        target = torch.optim.Adam([q], lr=0.1, fused=fused)
+        target.load_state_dict(saved)
+        assert target.state[q]["step"].dtype == expected, (
+            f"fused={fused}: loaded 'step' dtype {target.state[q]['step'].dtype}, expected {expected}")
 
 
 @pytest.mark.claim("modules.optimizer-to-after-load")
@@ -607,6 +694,36 @@ def test_reference_optimizer_to_moves_state_but_not_step(ref):
     ref.checkpoint.optimizer_to(optimizer, torch.device("meta"))
     assert optimizer.state[p]["exp_avg"].device.type == "meta"
     assert optimizer.state[p]["step"] is step, "optimizer_to should leave the step counter alone"
+
+
+@pytest.mark.claim("modules.optimizer-to-after-load")
+def test_model_converted_after_the_optimizer_has_state_makes_step_raise():
+    """Material: without optimizer_to, step() leaves the parameters un-updated.
+    True: stale state (model converted after the optimizer has state) makes step() raise."""
+    model = nn.Linear(3, 1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.1)
+    model(torch.ones(1, 3)).sum().backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    model.to(torch.float64)  # the parameters keep their identity; the Adam state stays float32
+    model(torch.ones(1, 3, dtype=torch.float64)).sum().backward()
+    with pytest.raises(RuntimeError, match="dtype"):
+        optimizer.step()
+
+
+@pytest.mark.claim("modules.optimizer-to-after-load")
+@pytest.mark.gpu
+def test_model_moved_to_cuda_after_the_optimizer_has_state_makes_step_raise():
+    """On a GPU: state left on the CPU after model.cuda() makes step() raise, not skip."""
+    model = nn.Linear(3, 1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.1)
+    model(torch.ones(1, 3)).sum().backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    model.to("cuda")
+    model(torch.ones(1, 3, device="cuda")).sum().backward()
+    with pytest.raises(RuntimeError, match="device"):
+        optimizer.step()
 
 
 @pytest.mark.claim("modules.optimizer-to-after-load", as_written=True)

@@ -82,10 +82,11 @@ def test_basic_block_shapes_and_projection(ref, cin, cout, stride, hw_out):
 @pytest.mark.claim("modules.resnet-basic-block")
 def test_identity_shortcut_cannot_add_when_shape_changes(ref):
     """Without the projection the residual addition fails on a size mismatch."""
-    block = ref.models.BasicBlock(64, 128, stride=2)
-    block.shortcut = nn.Sequential()
-    with pytest.raises(RuntimeError, match="must match the size"):
-        block(torch.randn(1, 64, 8, 8))
+    for cin, cout, stride in ((64, 128, 2), (64, 64, 2), (64, 128, 1)):
+        block = ref.models.BasicBlock(cin, cout, stride)
+        block.shortcut = nn.Sequential()
+        with pytest.raises(RuntimeError, match="must match the size"):
+            block(torch.randn(1, cin, 8, 8))
 
 
 def resnet_count_by_hand(widths, num_classes):
@@ -111,6 +112,11 @@ def test_resnet18_mini_has_two_stages_and_684362_parameters(ref):
     assert n_params(model) == by_hand == 684_362, (
         f"ResNet18(num_classes=10) has {n_params(model)} parameters, by hand {by_hand}")
     assert not hasattr(model, "layer3") and not hasattr(model, "layer4")
+    assert (model.conv1.kernel_size, model.conv1.stride) == ((7, 7), (2, 2)), (
+        f"stem kernel {model.conv1.kernel_size}, stride {model.conv1.stride}; expected ResNet-18's 7x7, stride 2")
+    assert [len(model.layer1), len(model.layer2)] == [2, 2], "each stage should hold two BasicBlocks"
+    assert [model.layer1[0].conv1.out_channels, model.layer2[0].conv1.out_channels] == [64, 128]
+    assert not any(isinstance(m, nn.MaxPool2d) for m in model.modules()), "the mini net has no max pooling"
     convs = [m for m in model.modules() if isinstance(m, nn.Conv2d) and m.kernel_size != (1, 1)]
     assert len(convs) + 1 == 10, f"{len(convs)} main-path convolutions + fc; the material's net is 10 deep"
     x = torch.randn(2, 3, 32, 32)
@@ -156,6 +162,17 @@ def test_kaiming_fan_out_std(ref):
     assert abs(measured / expected - 1) < 0.05, (
         f"std of kaiming_normal_(fan_out) weights = {measured:.5f}, expected about {expected:.5f}")
     assert torch.count_nonzero(conv.bias) == 0
+    assert nn.init.calculate_gain("relu") == pytest.approx(math.sqrt(2)), "ReLU's gain should be sqrt(2)"
+    small = nn.Conv2d(32, 64, 3)
+    nn.init.kaiming_normal_(small.weight, mode="fan_out", nonlinearity="relu")
+    expected = math.sqrt(2.0 / (64 * 3 * 3))
+    w = small.weight.detach()
+    assert abs(w.std().item() / expected - 1) < 0.03 and abs(w.mean().item()) < 0.1 * expected, (
+        f"Conv2d(32, 64, 3) kaiming fan_out: mean {w.mean().item():.5f}, std {w.std().item():.5f}; "
+        f"expected mean 0 and std {expected:.5f}")
+    centred = (w / expected).flatten()
+    inside = (centred.abs() < 1).float().mean().item()
+    assert abs(inside - 0.6827) < 0.02, f"{inside:.3f} of the weights lie within one std; a normal gives 0.683"
 
 
 @pytest.mark.claim("modules.linear-init-normal-001")
@@ -169,6 +186,27 @@ def test_linear_init_normal_std_001_and_zero_bias(ref):
     assert torch.count_nonzero(model.classifier[0].bias) == 0
     default = nn.Linear(4096, 512).weight.std().item()
     assert default < 0.01, f"nn.Linear's default std {default:.5f}; the material's init is larger here"
+    head_default = nn.Linear(512, 10).weight.std().item()
+    assert head_default > 2 * 0.01, f"nn.Linear(512, 10)'s default std {head_default:.5f}; 0.01 is smaller here"
+    assert nn.Linear(512, 10).weight.abs().max().item() <= 1 / math.sqrt(512), (
+        "nn.Linear's default weights should lie in the uniform bound 1/sqrt(in_features)")
+    for fan_in, measured in ((4096, default), (512, head_default)):
+        expected = 1 / math.sqrt(3 * fan_in)  # kaiming_uniform_(a=sqrt(5)): bound 1/sqrt(fan_in)
+        assert abs(measured / expected - 1) < 0.05, (
+            f"nn.Linear({fan_in}, ...) default std = {measured:.5f}, expected 1/sqrt(3 * {fan_in}) = {expected:.5f}")
+
+
+def relu_stack_input_grad_rms(mode, widths):
+    """The rms of the gradient at the input of a ReLU stack, for a unit-variance upstream gradient."""
+    torch.manual_seed(0)
+    x = torch.randn(512, widths[0], requires_grad=True)
+    h = x
+    for fan_in, fan_out in zip(widths[:-1], widths[1:]):
+        w = torch.empty(fan_out, fan_in)
+        nn.init.kaiming_normal_(w, mode=mode, nonlinearity="relu")
+        h = torch.relu(h @ w.t())
+    h.backward(torch.randn_like(h))
+    return x.grad.pow(2).mean().sqrt().item()
 
 
 def relu_stack_output_std(mode, widths):
@@ -189,10 +227,17 @@ def test_fan_in_keeps_forward_scale_fan_out_does_not():
     widths = [256, 64, 16, 4]  # fan_in = 4 * fan_out in every layer
     fan_in_rms = relu_stack_output_std("fan_in", widths)
     fan_out_rms = relu_stack_output_std("fan_out", widths)
+    widening = relu_stack_output_std("fan_out", widths[::-1])  # fan_out = 4 * fan_in: shrinks
+    assert widening < 0.25, f"fan_out output rms on widening layers = {widening:.3f}; expected about 1/8"
     assert 0.5 < fan_in_rms < 2.0, f"fan_in output rms = {fan_in_rms:.3f}; expected order 1"
-    assert fan_out_rms > 4 * fan_in_rms, (
-        f"fan_out output rms = {fan_out_rms:.3f} vs fan_in {fan_in_rms:.3f}; expected growth "
-        "by about sqrt(4) per layer")
+    assert 5 < fan_out_rms / fan_in_rms < 13, (
+        f"fan_out output rms = {fan_out_rms:.3f} vs fan_in {fan_in_rms:.3f}; expected the variance to grow "
+        "by fan_in/fan_out = 4 per layer, i.e. the rms by about 2 ** 3 = 8 over three layers")
+    fan_out_grad = relu_stack_input_grad_rms("fan_out", widths)
+    fan_in_grad = relu_stack_input_grad_rms("fan_in", widths)
+    assert 0.5 < fan_out_grad < 2.0 and fan_in_grad < 0.5, (
+        f"input-gradient rms: fan_out {fan_out_grad:.3f}, fan_in {fan_in_grad:.3f}; expected fan_out to keep the "
+        "backward pass at order 1 and fan_in to shrink it")
 
 
 @pytest.mark.claim("modules.kaiming-fan-out-forward-variance", as_written=True)
@@ -235,9 +280,11 @@ def test_plain_sgd_step_is_p_minus_lr_grad_in_place():
     """Material: the optimizer does p = p - lr * grad on the registered leaf.
     True: exactly for plain SGD, in place on the same Parameter; momentum differs."""
     layer = nn.Linear(3, 2)
-    assert layer.weight.is_leaf
+    assert all(p.is_leaf and p.requires_grad for p in layer.parameters()), (
+        "every parameter of nn.Linear should be a leaf with requires_grad=True")
     optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
     layer(torch.randn(4, 3)).pow(2).sum().backward()
+    assert all(p.grad is not None for p in layer.parameters()), "loss.backward() left a parameter's .grad None"
     weight_obj = layer.weight
     expected = layer.weight.detach() - 0.1 * layer.weight.grad
     optimizer.step()
@@ -275,6 +322,7 @@ def test_zero_grad_between_backward_and_step_discards_the_update():
     before = layer.weight.detach().clone()
     layer(torch.ones(1, 2)).sum().backward()
     optimizer.zero_grad()
+    assert layer.weight.grad is None, f"zero_grad() left {layer.weight.grad}; its default set_to_none=True gives None"
     optimizer.step()
     torch.testing.assert_close(layer.weight.detach(), before)
 
@@ -330,6 +378,9 @@ def test_checkpointed_block_saves_fewer_activations_same_gradients(ref):
     assert ckpt_bytes < plain_bytes / 2, (
         f"saved for backward: {ckpt_bytes} bytes with checkpoint vs {plain_bytes} without; "
         "expected well under half")
+    assert ckpt_bytes == x.numel() * x.element_size(), (
+        f"checkpointed block saved {ckpt_bytes} bytes; expected only its input ({x.numel() * x.element_size()}), "
+        "no intermediate activation")
     assert len(calls) == 2, f"block forward ran {len(calls)} times; recomputation should make it 2"
     for g, p in zip(plain_grads, block.parameters()):
         torch.testing.assert_close(p.grad, g)
@@ -360,6 +411,16 @@ def test_checkpoint_without_use_reentrant_warns():
     x = torch.randn(2, 4, requires_grad=True)
     with pytest.warns(UserWarning, match="use_reentrant"):
         checkpoint(nn.Linear(4, 4), x)
+    block = nn.Linear(4, 4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = checkpoint(block, torch.randn(2, 4))  # the default variant, on an input without grad
+    said = [str(w.message) for w in caught]
+    assert any("use_reentrant" in m for m in said) and any("requires_grad" in m for m in said), (
+        f"warnings of checkpoint(block, x) without use_reentrant: {said}; expected the use_reentrant "
+        "and the requires_grad warnings")
+    assert out.grad_fn is None and not out.requires_grad, (
+        "checkpoint(block, x) without use_reentrant gave an output with a graph; the reentrant default gives none")
 
 
 @pytest.mark.claim("modules.checkpoint-call-as-written")
@@ -370,6 +431,22 @@ def test_reference_checkpointed_block_trains_first_layer(ref):
     assert wrapped.block.weight.grad is not None
     with torch.no_grad():
         assert wrapped(torch.randn(2, 4)).grad_fn is None
+    calls = []
+    wrapped = ref.models.CheckpointedBlock(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4)))
+    # hooked inside the block: the recomputation runs the block's layers again
+    handle = wrapped.block[0].register_forward_hook(lambda m, i, o: calls.append(m.training))
+    try:
+        wrapped.eval()
+        wrapped(torch.randn(2, 4)).sum().backward()
+        assert calls == [False, False], f"eval-mode forwards of the block: {calls}; backward should rerun it"
+        calls.clear()
+        with torch.no_grad():
+            out = checkpoint(wrapped.block, torch.randn(2, 4), use_reentrant=False)
+        assert calls == [False] and out.grad_fn is None, (
+            f"under no_grad checkpoint ran the block {len(calls)} times (grad_fn {out.grad_fn}); "
+            "expected once, nothing saved")
+    finally:
+        handle.remove()
 
 
 @pytest.mark.claim("modules.checkpoint-call-as-written", as_written=True)
