@@ -13,7 +13,7 @@ from torchclaims.mutants import fault
 
 
 @fault("autograd.detach-shares-storage", "autograd.detach-inplace-is-harmless",
-       "autograd.inplace-saved-tensor-version-error")
+       "autograd.inplace-saved-tensor-version-error", "autograd.data-write-raises-at-backward")
 def detach_copies():
     """Tensor.detach returns a clone: no shared storage, no shared version counter."""
     original = torch.Tensor.detach
@@ -795,3 +795,45 @@ def module_zero_grad_fills_zeros():
     while Optimizer.zero_grad() keeps the 2.x default."""
     original = torch.nn.Module.zero_grad
     torch.nn.Module.zero_grad = lambda self, set_to_none=False: original(self, set_to_none)
+
+
+# --- the clause audit: faults for what the extended specs now assert ---------------------------
+
+
+@fault("autograd.no-grad-silences-hooks")
+def backward_skipped_under_no_grad():
+    """backward() called while grad mode is off returns at once: no gradient, no backward hook."""
+    original = torch.autograd.backward
+
+    @functools.wraps(original)
+    def backward(*args, **kwargs):
+        if not torch.is_grad_enabled():
+            return None
+        return original(*args, **kwargs)
+
+    torch.autograd.backward = backward
+
+
+@fault("autograd.grad-allocated-lazily")
+def autograd_grad_fills_leaf_grads():
+    """torch.autograd.grad also stores its results in the inputs' empty .grad, as backward would."""
+    original = torch.autograd.grad
+
+    @functools.wraps(original)
+    def grad(outputs, inputs, *args, **kwargs):
+        results = original(outputs, inputs, *args, **kwargs)
+        leaves = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+        for leaf, value in zip(leaves, results):
+            if leaf.is_leaf and leaf.grad is None and value is not None:
+                leaf.grad = value.detach().clone()
+        return results
+
+    torch.autograd.grad = grad
+
+
+@fault("autograd.inplace-any-requires-grad-raises")
+def unbind_returns_copies():
+    """Tensor.unbind returns copies instead of views, so writing into one output is allowed."""
+    original = torch.Tensor.unbind
+    torch.Tensor.unbind = lambda self, dim=0: tuple(t.clone() for t in original(self, dim))
+

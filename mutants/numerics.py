@@ -506,3 +506,97 @@ def scaler_load_ignores_growth_tracker():
         return original(self, {**state_dict, "_growth_tracker": 0})
 
     torch.amp.GradScaler.load_state_dict = load_state_dict
+
+
+# --- faults for the clauses' evidence (checks added in the clause audit) -----------------------
+
+@fault("numerics.target-int-cast-for-cross-entropy")
+def cross_entropy_accepts_int32_targets():
+    """F.cross_entropy casts int32/int16 class indices to int64 instead of raising: any integer dtype would do."""
+    original = F.cross_entropy
+
+    @functools.wraps(original)
+    def cross_entropy(input, target, *args, **kwargs):
+        if target.dtype in (torch.int32, torch.int16):
+            target = target.long()
+        return original(input, target, *args, **kwargs)
+
+    F.cross_entropy = cross_entropy
+
+
+@fault("numerics.autocast-chooses-fp16-or-fp32")
+def cpu_autocast_skips_conv():
+    """Under CPU autocast nn.Conv2d runs in float32 (as if conv were not on the low-precision list)."""
+    original = torch.nn.Conv2d.forward
+
+    @functools.wraps(original)
+    def forward(self, input):
+        if torch.is_autocast_enabled("cpu"):
+            with torch.autocast("cpu", enabled=False):
+                return original(self, input.float())
+        return original(self, input)
+
+    torch.nn.Conv2d.forward = forward
+
+
+@fault("numerics.gradscaler-update-adjusts-scale")
+def gradscaler_default_backoff_quarter():
+    """torch.amp.GradScaler's default backoff_factor is 0.25 instead of 0.5."""
+    original = torch.amp.GradScaler.__init__
+
+    @functools.wraps(original)
+    def __init__(self, device="cuda", init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.25,
+                 growth_interval=2000, enabled=True):
+        original(self, device, init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+    torch.amp.GradScaler.__init__ = __init__
+
+
+@fault("numerics.unscale-before-clip")
+def scaler_unscale_guard_shared_by_optimizers():
+    """GradScaler.unscale_ refuses a second optimizer once any optimizer was unscaled since update():
+    the once-per-optimizer rule applied once per scaler."""
+    original = torch.amp.GradScaler.unscale_
+    update = torch.amp.GradScaler.update
+
+    @functools.wraps(original)
+    def unscale_(self, optimizer):
+        if getattr(self, "_unscaled_any", False):
+            raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
+        original(self, optimizer)
+        self._unscaled_any = True
+
+    @functools.wraps(update)
+    def update_(self, new_scale=None):
+        self._unscaled_any = False
+        return update(self, new_scale)
+
+    torch.amp.GradScaler.unscale_ = unscale_
+    torch.amp.GradScaler.update = update_
+
+
+@fault("numerics.log-softmax-large-input-inf")
+def log_softmax_sanitizes_infinite_inputs():
+    """F.log_softmax replaces inf inputs by the dtype's extremes first: a -inf input no longer yields -inf, +inf no nan."""
+    original = F.log_softmax
+
+    def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+        return original(torch.nan_to_num(input), dim, _stacklevel, dtype)
+
+    F.log_softmax = log_softmax
+
+
+@fault("numerics.cuda-amp-on-cpu-fallback")
+def cuda_scaler_disables_silently():
+    """torch.cuda.amp.GradScaler and autocast disable themselves without CUDA but say nothing."""
+    import warnings
+
+    def silent(cls):
+        def make(*args, **kwargs):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*(not available|Disabling).*")
+                return cls(*args, **kwargs)
+        return make
+
+    torch.cuda.amp.GradScaler = silent(torch.cuda.amp.GradScaler)
+    torch.cuda.amp.autocast = silent(torch.cuda.amp.autocast)

@@ -228,6 +228,26 @@ def test_forward_pre_hook_under_no_grad_replaces_the_input():
                                msg="lin(x) with a pre-hook returning (x * 0,): only the bias should be left")
 
 
+@pytest.mark.claim("autograd.no-grad-silences-hooks")
+def test_backward_hooks_fire_when_backward_itself_runs_under_no_grad():
+    """Material: no_grad disables every hook.
+    True: what no_grad stops is recording; a graph recorded before, backpropagated inside no_grad, fires its hooks."""
+    lin = nn.Linear(2, 2)
+    calls = []
+    x = torch.ones(1, 2, requires_grad=True)
+    lin.register_full_backward_hook(lambda m, gi, go: calls.append("module backward"))
+    x.register_hook(lambda g: calls.append("tensor"))
+    loss = lin(x).sum()                        # recorded with grad mode on
+    with torch.no_grad():
+        loss.backward()
+    assert calls == ["module backward", "tensor"], f"hooks fired during a backward run inside no_grad: {calls}"
+    assert x.grad is not None, "backward inside no_grad left x.grad None"
+    calls.clear()
+    with torch.no_grad():
+        out = lin(x)                           # recorded with grad mode off: no graph, no backward to hook
+    assert out.grad_fn is None and calls == [], f"under no_grad: grad_fn={out.grad_fn}, hooks fired: {calls}"
+
+
 @pytest.mark.claim("autograd.no-grad-silences-hooks", as_written=True)
 def test_as_written_hooks_registered_under_no_grad_never_fire():
     """Material: hooks registered inside a no_grad block never fire.

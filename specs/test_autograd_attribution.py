@@ -67,6 +67,20 @@ def test_image_visualizer_draws_hwc_arrays():
     assert len(axes) == 2 and all(ax.images for ax in axes), "expected two panels, each with an image"
 
 
+@pytest.mark.claim("autograd.captum-integrated-gradients")
+def test_image_visualizer_refuses_channels_first_arrays():
+    """Material: pass attr.squeeze() and input_tensor.squeeze() (channels first) to the visualizer.
+    True: squeeze keeps (3, H, W), and matplotlib refuses that shape for image data."""
+    model, x = _cnn(), _image()
+    attr = IntegratedGradients(model).attribute(x, target=0, n_steps=50)
+    assert attr.squeeze().shape == x.squeeze().shape == (3, 32, 32), (
+        f"squeezed shapes {tuple(attr.squeeze().shape)}, {tuple(x.squeeze().shape)}; expected channels first (3, 32, 32)")
+    with pytest.raises(TypeError, match=r"Invalid shape \(3, 32, 32\) for image data"):
+        viz.visualize_image_attr_multiple(
+            attr.squeeze().detach().numpy(), x.squeeze().numpy(), ["original_image", "heat_map"],
+            ["all", "absolute_value"], show_colorbar=True, outlier_perc=2, use_pyplot=False)
+
+
 @pytest.mark.claim("autograd.captum-integrated-gradients", as_written=True,
                    raises=TypeError, match="Invalid shape")
 def test_as_written_visualize_the_squeezed_tensors():

@@ -17,6 +17,10 @@ def test_implicit_gradient_only_for_one_element_outputs():
     v = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(RuntimeError, match=SCALAR_ERROR):
         (v * 2).backward()
+    six = torch.arange(6.0, requires_grad=True)
+    for shape in ((2, 3), (1, 6), (6, 1)):
+        with pytest.raises(RuntimeError, match=SCALAR_ERROR):
+            (six.view(shape) * 2).backward()
     (v * 2).sum().backward()
     (v[:1] * 2).backward()  # shape [1]
     torch.testing.assert_close(v.grad, torch.tensor([4.0, 2.0]), msg="v.grad after sum and [1]-shaped backward")
@@ -109,7 +113,10 @@ def test_second_backward_raises_only_if_tensors_were_saved():
     True: raises when the graph saved tensors; a graph that saved none runs twice silently."""
     x = torch.ones(3, requires_grad=True)
     loss = (x * x).sum()
+    mul = loss.grad_fn.next_functions[0][0]           # MulBackward0, which saved x twice
     loss.backward()
+    with pytest.raises(RuntimeError, match="after they have already been freed"):
+        _ = mul._saved_self
     with pytest.raises(RuntimeError, match=SECOND_BACKWARD):
         loss.backward()
 

@@ -55,6 +55,7 @@ def test_detach_inplace_example_also_changes_y():
     True: it runs, but y changes with it; backward survives only because x**2 saved x, not y."""
     x = _leaf(1.0)
     y = x ** 2
+    assert y.grad_fn._saved_self is x, f"PowBackward0 saved {y.grad_fn._saved_self!r}, expected the leaf x, not y"
     z = y.detach()
     z += 1
     torch.testing.assert_close(y.detach(), torch.tensor([2.0], dtype=torch.float64),
@@ -97,6 +98,8 @@ def test_inplace_add_on_nonleaf_succeeds():
     y.backward()
     torch.testing.assert_close(x.grad, torch.tensor([2.0], dtype=torch.float64),
                                msg="x.grad after y = x**2; y += 1; y.backward() should be 2")
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        x += 1
 
 
 @pytest.mark.claim("autograd.inplace-on-nonleaf-blamed-as-leaf", as_written=True)
@@ -146,7 +149,9 @@ def test_data_write_is_silent_and_can_corrupt_gradients():
     # The material's own code: runs without error; the grad is 2x because x**2 saved x.
     x = _leaf(1.0)
     y = x ** 2
+    assert y.grad_fn._saved_self is x, f"PowBackward0 saved {y.grad_fn._saved_self!r}, expected the leaf x itself"
     y.data += 1
+    assert y._version == 0, f"y._version={y._version} after y.data += 1, expected 0 (.data writes are not counted)"
     y.backward()
     torch.testing.assert_close(x.grad, torch.tensor([2.0], dtype=torch.float64),
                                msg="x.grad after y = x**2; y.data += 1; y.backward()")
@@ -159,6 +164,24 @@ def test_data_write_is_silent_and_can_corrupt_gradients():
                                msg="x.grad after y = x.exp(); y.data.mul_(2); y.backward() should be 2e (silently wrong)")
     assert not torch.allclose(x.grad, torch.tensor([math.e], dtype=torch.float64)), (
         "x.grad equals the true derivative e; the .data write should have corrupted it")
+
+
+@pytest.mark.claim("autograd.data-write-raises-at-backward")
+def test_the_version_error_needs_detach_and_an_op_that_saved_the_written_tensor():
+    """Material: y.data += 1 on y = x ** 2, then y.backward(), raises 'modified by an inplace operation'.
+    True: through detach() the write is counted, yet x ** 2 still passes (it saved x); exp, which saves y, raises."""
+    x = _leaf(1.0)
+    y = x ** 2
+    y.detach().add_(1)
+    assert y._version == 1, f"y._version={y._version} after y.detach().add_(1), expected 1 (the write is counted)"
+    y.backward()
+    torch.testing.assert_close(x.grad, torch.tensor([2.0], dtype=torch.float64),
+                               msg="x.grad after y = x**2; y.detach().add_(1); y.backward()")
+    x = _leaf(1.0)
+    y = x.exp()
+    y.detach().add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
 
 
 @pytest.mark.claim("autograd.data-write-raises-at-backward", as_written=True)
@@ -183,6 +206,8 @@ def test_data_access_emits_no_deprecation():
         d.add_(0)
     assert x._version == 0, f"x._version={x._version}; .data writes are not tracked"
     assert x.detach()._version == x._version, "detach() should share x's version counter"
+    assert d.data_ptr() == x.detach().data_ptr() == x.data_ptr(), (
+        "x.data or x.detach() copied the data; both should be aliases of x's storage")
 
 
 @pytest.mark.claim("autograd.data-is-legacy", as_written=True)

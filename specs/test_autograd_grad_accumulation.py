@@ -81,6 +81,17 @@ def test_zeroing_a_fresh_grad_raises_attribute_error():
     y = _scalar_leaf(3.0)
     with pytest.raises(AttributeError, match="zero_"):
         y.grad.zero_()
+    (y * 2).backward()
+    y.grad.zero_()                            # once a gradient exists, zeroing it in place works
+    (y * 5).backward()
+    torch.testing.assert_close(y.grad, torch.tensor(5.0), msg="y.grad after y.grad.zero_() and a second backward")
+    y.grad = None                             # the way that works before the first backward too
+    (y * 7).backward()
+    torch.testing.assert_close(y.grad, torch.tensor(7.0), msg="y.grad after y.grad = None and a backward")
+    model = nn.Linear(2, 1)
+    model.zero_grad()                         # fresh module and optimizer: nothing to clear, no error
+    torch.optim.SGD(model.parameters(), lr=0.1).zero_grad()
+    assert all(p.grad is None for p in model.parameters()), "zero_grad() on a fresh model created gradients"
 
 
 @pytest.mark.claim("autograd.zero-fresh-grad-before-backward", as_written=True, raises=AttributeError, match=r"has no attribute 'zero_'")
@@ -97,8 +108,18 @@ def test_grad_is_none_until_first_backward():
     True: .grad stays None until backward reaches the leaf."""
     x = torch.ones(3, requires_grad=True)
     assert x.grad is None, f"x.grad={x.grad} right after creation, expected None"
+    torch.autograd.grad((x * 2).sum(), x)
+    other = torch.ones(3, requires_grad=True)
+    (x.detach() * other).sum().backward()     # a backward that never reaches x
+    torch.optim.SGD([x], lr=0.1).zero_grad(set_to_none=False)
+    assert x.grad is None, (
+        f"x.grad={x.grad} after torch.autograd.grad, a backward not reaching x and zero_grad(set_to_none=False); "
+        "expected None")
     (x * 2).sum().backward()
     torch.testing.assert_close(x.grad, torch.full((3,), 2.0), msg="x.grad after the first backward")
+    y = torch.ones(3, requires_grad=True)
+    y.grad = torch.zeros(3)
+    assert isinstance(y.grad, torch.Tensor), "y.grad is not the tensor the code assigned"
 
 
 @pytest.mark.claim("autograd.grad-allocated-lazily", as_written=True)
@@ -184,10 +205,38 @@ def test_zero_grad_between_backward_and_step_discards_update():
     opt.step()
     for p, b in zip(model.parameters(), before):
         torch.testing.assert_close(p.detach(), b, msg="a parameter moved although zero_grad ran before step")
-    # the usual order does train
     nn.functional.mse_loss(model(x), y).backward()
+    opt.zero_grad(set_to_none=False)
     opt.step()
-    assert not torch.equal(model.weight.detach(), before[0]), "backward then step did not update weight"
+    for p, b in zip(model.parameters(), before):
+        torch.testing.assert_close(p.detach(), b, msg="a parameter moved although zero_grad(set_to_none=False) "
+                                   "ran between backward and step [plain SGD]")
+    # zero_grad before backward (the usual order) trains with exactly this batch's gradient
+    opt.zero_grad()
+    nn.functional.mse_loss(model(x), y).backward()
+    expected = (model.weight - 0.1 * model.weight.grad).detach()
+    opt.step()
+    torch.testing.assert_close(model.weight.detach(), expected, msg="zero_grad, backward, step: w - lr * grad")
+
+
+@pytest.mark.claim("autograd.zero-grad-order-004")
+def test_gradients_accumulate_when_zero_grad_is_left_out_not_in_the_printed_order():
+    """Material: getting the order wrong lets gradients accumulate across batches.
+    True: leaving zero_grad out does; the printed order (backward, zero_grad, step) leaves nothing to accumulate."""
+    model, x, y = _model_and_batch()
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)   # lr 0: the batches see the same weights
+    nn.functional.mse_loss(model(x), y).backward()
+    single = model.weight.grad.clone()
+    opt.zero_grad()
+    for _ in range(3):                                    # the printed order
+        nn.functional.mse_loss(model(x), y).backward()
+        opt.zero_grad()
+        opt.step()
+    assert model.weight.grad is None, f"weight.grad={model.weight.grad} after backward, zero_grad, step; expected None"
+    for _ in range(3):                                    # zero_grad left out
+        nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+    torch.testing.assert_close(model.weight.grad, 3 * single, msg="weight.grad after 3 batches without zero_grad")
 
 
 @pytest.mark.claim("autograd.zero-grad-order-004", as_written=True)
@@ -216,6 +265,14 @@ def test_zero_grad_default_sets_none():
     opt.zero_grad(set_to_none=False)
     for p in model.parameters():
         torch.testing.assert_close(p.grad, torch.zeros_like(p), msg="zero_grad(set_to_none=False)")
+    for set_to_none in (True, False):                    # either way the next backward starts afresh
+        nn.functional.mse_loss(model(x), y).backward()
+        single = model.weight.grad.clone()
+        opt.zero_grad(set_to_none=set_to_none)
+        nn.functional.mse_loss(model(x), y).backward()
+        torch.testing.assert_close(model.weight.grad, single,
+                                   msg=f"weight.grad after zero_grad(set_to_none={set_to_none}) and one backward")
+        opt.zero_grad()
 
 
 @pytest.mark.claim("autograd.zero-grad-sets-none")
@@ -268,6 +325,15 @@ def test_nonleaf_with_grad_fn_still_has_none_grad():
     assert h.requires_grad and h.grad_fn is not None
     with pytest.warns(UserWarning):
         assert h.grad is None, "a non-leaf got .grad without retain_grad()"
+    frozen = torch.ones(2)                                # the two causes the material names
+    cut = torch.ones(2, requires_grad=True)
+    (x * frozen + (cut * 2).detach() * x).sum().backward()
+    assert frozen.grad is None and cut.grad is None, (
+        f"frozen.grad={frozen.grad} (requires_grad=False), cut.grad={cut.grad} (cut by detach); both should be None")
+    kept = x * 2
+    kept.retain_grad()
+    (kept * kept).sum().backward()
+    torch.testing.assert_close(kept.grad, torch.full((2,), 4.0), msg="a non-leaf's .grad after retain_grad()")
 
 
 @pytest.mark.claim("autograd.grad-none-diagnosis", as_written=True)
@@ -299,6 +365,7 @@ def test_layers_run_under_no_grad_get_no_gradient():
     assert all(p.grad is not None for p in second.parameters()), "the layer outside no_grad got no gradient"
     with torch.no_grad():
         dead = second(first(x)).sum()
+    assert dead.grad_fn is None, f"a loss computed wholly under no_grad has grad_fn {dead.grad_fn}, expected None"
     with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
         dead.backward()
 
@@ -326,3 +393,8 @@ def test_backward_on_tensor_without_graph_raises():
     True: RuntimeError with that fragment."""
     with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
         torch.tensor([1.0, 2.0, 3.0]).sum().backward()
+    model = nn.Linear(3, 1)
+    with torch.no_grad():
+        loss = model(torch.ones(2, 3)).square().mean()
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        loss.backward()

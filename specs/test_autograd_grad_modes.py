@@ -253,9 +253,13 @@ def _saved_bytes_per_inference(model, x, steps):
 def test_inference_without_no_grad_does_not_grow():
     """Material: inference without no_grad makes memory grow exponentially.
     True: each forward saves the same amount, freed as soon as its output is dropped."""
-    per_step, outputs = _saved_bytes_per_inference(_mlp(), torch.randn(64, 8), steps=5)
+    model, x = _mlp(), torch.randn(64, 8)
+    per_step, outputs = _saved_bytes_per_inference(model, x, steps=5)
     assert len(set(per_step)) == 1 and per_step[0] > 0, f"saved bytes per forward: {per_step}"
     assert all(r() is None for r in outputs), "an earlier forward's output (and graph) is still alive"
+    with _SavedCounter() as tracked, torch.no_grad():
+        model(x)
+    assert tracked.bytes == 0, f"a forward under no_grad saved {tracked.bytes} bytes, expected none"
 
 
 @pytest.mark.claim("autograd.inference-without-no-grad-exponential", as_written=True)

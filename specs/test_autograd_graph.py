@@ -8,6 +8,7 @@ import weakref
 
 import pytest
 import torch
+import torch.utils.checkpoint
 from torch import nn
 
 
@@ -78,6 +79,9 @@ def test_grad_fn_is_a_graph_node_not_a_function():
     assert z.grad_fn is not None and type(z.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad", (
         f"torch.add(x, 1).grad_fn is {z.grad_fn!r}, but should be a node whose edge leads to x's AccumulateGrad")
     assert not isinstance(z.grad_fn, torch.autograd.Function), f"{z.grad_fn!r} is a torch.autograd.Function"
+    assert type(z.grad_fn).__module__ == "builtins", (
+        f"the class of torch.add(x, 1).grad_fn lives in {type(z.grad_fn).__module__!r}, but should be 'builtins' "
+        "(a class defined in C++)")
     assert torch.add(torch.ones(1), 1).grad_fn is None, "an op on tensors without grad recorded a node"
     with torch.no_grad():
         assert torch.add(x, 1).grad_fn is None, "an op under no_grad recorded a node"
@@ -86,9 +90,26 @@ def test_grad_fn_is_a_graph_node_not_a_function():
 @pytest.mark.claim("autograd.grad-fn-is-function-instance")
 @pytest.mark.needs_torch(">=2.0", reason="torch.autograd.graph.Node, the base class of graph nodes, appeared in 2.0")
 def test_grad_fn_is_an_autograd_graph_node():
-    """Material: grad_fn is a Function instance.  True: it is a torch.autograd.graph.Node."""
+    """Material: grad_fn is a Function instance.
+    True: it is a torch.autograd.graph.Node; Function is the base of autograd functions written in Python."""
     z = torch.add(_leaf(1.0), 1)
     assert isinstance(z.grad_fn, torch.autograd.graph.Node), f"{z.grad_fn!r} is not a graph Node"
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    node = Double.apply(_leaf(1.0)).grad_fn
+    assert isinstance(node, torch.autograd.graph.Node) and not isinstance(node, torch.autograd.Function), (
+        f"the grad_fn of a custom Function's output is {type(node).__mro__}, but should be a graph Node "
+        "that is no torch.autograd.Function instance")
+    assert issubclass(torch.utils.checkpoint.CheckpointFunction, torch.autograd.Function), (
+        "torch's own CheckpointFunction should be a torch.autograd.Function written in Python")
 
 
 @pytest.mark.claim("autograd.grad-fn-is-function-instance", as_written=True)
@@ -136,6 +157,26 @@ def test_as_written_depth_first_walk_visits_shared_node_twice():
     assert [n for n, _ in order].count("h") == 2, f"hook order {order}: h was not visited per path"
 
 
+@pytest.mark.claim("autograd.engine-dfs-in-python")
+@pytest.mark.needs_torch(">=2.0", reason="Node.register_prehook appeared in 2.0")
+def test_nodes_are_cpp_objects_that_python_reads_and_hooks():
+    """Material: the whole backward process is driven by Python object references.
+    True: built-in nodes are C++ objects; Python reads their edges and saved tensors and hooks them."""
+    w, x = _leaf(2.0), torch.tensor([3.0], dtype=torch.float64)
+    node = (w * x).grad_fn
+    assert type(node).__module__ == "builtins", f"{type(node).__name__} is defined in {type(node).__module__}, not C++"
+    assert node.next_functions[0][0].variable is w, "Python cannot follow MulBackward0's edge to w"
+    torch.testing.assert_close(node._saved_other, x, msg="Python reading MulBackward0._saved_other")
+    seen = []
+    node.register_prehook(lambda grad_outputs: seen.append("pre"))
+    node.register_hook(lambda grad_inputs, grad_outputs: seen.append("post"))
+    out = w * x
+    out.grad_fn.register_prehook(lambda grad_outputs: seen.append("pre"))
+    out.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append("post"))
+    out.sum().backward()
+    assert seen == ["pre", "post"], f"hooks Python put on the node fired as {seen}, expected ['pre', 'post']"
+
+
 @pytest.mark.claim("autograd.backward-reverse-topological")
 def test_diamond_gradient_matches_finite_differences(ref):
     """Material: each node multiplies its local gradient by the upstream one.
@@ -155,6 +196,7 @@ def test_mul_saves_the_other_factor_and_links_accumulator():
     w = torch.tensor([2.0], requires_grad=True)
     x = torch.tensor([3.0])
     node = (w * x).grad_fn
+    assert w.grad_fn is None, f"the leaf w has grad_fn {w.grad_fn}, expected None"
     torch.testing.assert_close(node._saved_other, x, msg="MulBackward0._saved_other is not x")
     assert node._saved_self is None, "MulBackward0 saved w although x needs no gradient"
     assert _name(node.next_functions[0][0]) == "AccumulateGrad" and node.next_functions[0][0].variable is w, (
@@ -189,12 +231,27 @@ def test_leaf_is_anything_without_grad_fn():
     """Material: leaves are tensors the user creates, not op results; only leaves get .grad.
     True: every no-grad tensor is a leaf (op results too); non-leaves get .grad via retain_grad()."""
     assert (torch.ones(2) * 3).is_leaf, "torch.ones(2) * 3 is not a leaf"
-    assert not (torch.randn(3, requires_grad=True) * 2).is_leaf, "a requiring-grad op result is a leaf"
     x = _leaf(1.0, 2.0)
+    with torch.no_grad():
+        under_no_grad = x * 2
+    with torch.inference_mode():
+        inferred = torch.ones(2) * 2
+    no_grad_tensors = {"torch.arange(3)": torch.arange(3), "x.detach() * 2": x.detach() * 2,
+                       "x * 2 under no_grad": under_no_grad, "x.detach()": x.detach(),
+                       "an inference-mode result": inferred, "(x * 2).detach()[0]": (x * 2).detach()[0]}
+    not_leaves = sorted(name for name, t in no_grad_tensors.items() if t.requires_grad or not t.is_leaf)
+    assert not not_leaves, f"tensors without requires_grad that are no leaves: {not_leaves}; all should be"
+    assert not (torch.randn(3, requires_grad=True) * 2).is_leaf, "a requiring-grad op result is a leaf"
     h = x * 2
-    h.retain_grad()
-    (h * h).sum().backward()
-    torch.testing.assert_close(h.grad, 2 * h.detach(), msg="h.grad after retain_grad()")
+    kept = x * 3
+    kept.retain_grad()
+    c = torch.tensor([1.0, 1.0], dtype=torch.float64)
+    (h * h + kept * c).sum().backward()
+    torch.testing.assert_close(kept.grad, c, msg="kept.grad after retain_grad()")
+    assert x.grad is not None, "the requiring-grad leaf x got no .grad"
+    with pytest.warns(UserWarning, match="not a leaf"):
+        assert h.grad is None, f"the non-leaf h got .grad={h.grad} without retain_grad()"
+    assert c.grad is None, f"the leaf c, which does not require grad, got .grad={c.grad}"
 
 
 @pytest.mark.claim("autograd.leaf-definition", as_written=True)
@@ -213,19 +270,62 @@ def test_requires_grad_propagates_through_mixed_ops():
     for out in (w * c, c - w, torch.cat([c, w]), (w @ c)[None], w.exp().sum()[None]):
         assert out.requires_grad and out.grad_fn is not None, f"{out} lost requires_grad/grad_fn"
     with torch.no_grad():
-        assert not (w * c).requires_grad, "w * c under no_grad requires grad"
+        off = w * c
+    assert not off.requires_grad and off.grad_fn is None, (
+        f"w * c under no_grad has requires_grad={off.requires_grad}, grad_fn={off.grad_fn}; expected False, None")
 
 
 @pytest.mark.claim("autograd.operator-overloading-builds-node")
-def test_add_operator_goes_through_tensor_add():
+def test_add_operator_goes_through_tensor_add(monkeypatch):
     """Material: a + b calls Tensor.__add__, which also creates an AddBackward0 with a and b below it.
     True: yes; its next_functions reach a and b through their accumulators."""
     a, b = _leaf(1.0), _leaf(2.0)
-    via_method = torch.Tensor.__add__(a, b)
+    calls = []
+    original = torch.Tensor.__add__
+
+    def counted(self, other):
+        calls.append((self, other))
+        return original(self, other)
+
+    monkeypatch.setattr(torch.Tensor, "__add__", counted)
     via_operator = a + b
+    monkeypatch.undo()
+    assert len(calls) == 1 and calls[0][0] is a and calls[0][1] is b, (
+        f"a + b made {len(calls)} call(s) of Tensor.__add__, expected one with (a, b)")
+    via_method = torch.Tensor.__add__(a, b)
     assert _name(via_method.grad_fn) == _name(via_operator.grad_fn) == "AddBackward0"
     reached = [n.variable for n, _ in via_operator.grad_fn.next_functions]
     assert reached[0] is a and reached[1] is b, "AddBackward0 does not reach a and b"
+
+
+@pytest.mark.claim("autograd.operator-overloading-builds-node")
+@pytest.mark.needs_torch(">=2.0", reason="torch.autograd.graph.Node, whose _sequence_nr is read here, appeared in 2.0")
+def test_graph_edges_only_point_at_earlier_nodes():
+    """Material: the nodes form a DAG.
+    True: every edge leads to a node created earlier (lower sequence number), in-place ops included: no cycle."""
+    x = _leaf(0.5, -1.0, 2.0)
+    h = x * 2
+    e = h.exp()
+    e += 1                                    # rebases e onto an AddBackward0 created after ExpBackward0
+    h[0] = 0.0                                # rebases h onto a CopySlices node (no op saved h)
+    out = (e * x).sum() + (h ** 2).sum()
+    edges, stack, seen = [], [out.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if _name(nxt) == "AccumulateGrad":
+                assert nxt.next_functions == (), "an AccumulateGrad node has outgoing edges"
+            else:
+                edges.append((_name(node), node._sequence_nr(), _name(nxt), nxt._sequence_nr()))
+                stack.append(nxt)
+    assert len(edges) >= 6, f"walked only {edges}"
+    backwards = [e for e in edges if e[3] >= e[1]]
+    assert not backwards, f"edges to a node created at the same time or later: {backwards}"
 
 
 @pytest.mark.claim("autograd.graph-lifetime-refcount")
@@ -247,7 +347,7 @@ def test_shape_error_raised_in_forward():
     """Material: PyTorch only throws a shape mismatch at loss.backward().
     True: the forward op raises it immediately."""
     lin = nn.Linear(3, 2)
-    with pytest.raises(RuntimeError, match="shapes cannot be multiplied"):
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(1x4 and 3x2\)"):
         lin(torch.ones(1, 4))
 
 

@@ -81,6 +81,41 @@ def test_inplace_on_intermediate_is_allowed_and_correct():
     h.sum().backward()
     torch.testing.assert_close(x.grad, torch.tensor([3.0, 0.0], dtype=torch.float64),
                                msg="x.grad after h = x*3; h.add_(1); h.relu_(); h.sum().backward()")
+    s = x.sigmoid()        # SigmoidBackward0 saves s: the same add_ is allowed, but backward then fails
+    s.add_(1)
+    with pytest.raises(RuntimeError, match=VERSION_ERROR):
+        s.sum().backward()
+
+
+def _unbind_first(h):
+    return h.unbind()[0]
+
+
+def _view_made_under_no_grad(h):
+    with torch.no_grad():
+        return h[:1]
+
+
+@pytest.mark.claim("autograd.inplace-any-requires-grad-raises")
+@pytest.mark.parametrize("make, fragment", [
+    pytest.param(lambda x, h: x, LEAF_ERROR, id="leaf"),
+    pytest.param(lambda x, h: x[:1], "a view of a leaf Variable that requires grad", id="view-of-leaf"),
+    pytest.param(lambda x, h: _unbind_first(h), "output of a function that returns multiple views", id="unbind-output"),
+    pytest.param(lambda x, h: h.split(1)[0], "output of a function that returns multiple views", id="split-output"),
+    pytest.param(lambda x, h: _view_made_under_no_grad(h), "created in no_grad mode", id="view-made-under-no-grad"),
+])
+def test_inplace_refused_at_the_call_for_leaves_and_some_views_only(make, fragment):
+    """Material: with grad mode on, an in-place op on any requires_grad tensor raises.
+    True: refused at the call for a leaf, a view of one and a few special views; an ordinary intermediate passes."""
+    x = _leaf(1.0, -2.0)
+    h = x * 3
+    target = make(x, h)
+    assert target.requires_grad, "the tensor under test should require grad"
+    with pytest.raises(RuntimeError, match=fragment):
+        target.add_(1)
+    ordinary = x * 3
+    ordinary.add_(1)                               # an intermediate that is no such view: allowed
+    assert type(ordinary.grad_fn).__name__ == "AddBackward0", f"ordinary.grad_fn={ordinary.grad_fn} after add_"
 
 
 @pytest.mark.claim("autograd.inplace-backward-guarantee")
@@ -134,6 +169,13 @@ def test_inplace_on_saved_output_raises_at_backward_not_at_call():
         y.sum().backward()
     assert "is at version 1; expected version 0" in str(info.value), (
         f"version details missing from the error: {info.value}")
+    h = x * 2              # MulBackward0 with a Python scalar saves nothing of its output
+    torch.relu_(h)
+    assert type(h.grad_fn).__name__ == "ReluBackward0" and type(h.grad_fn.next_functions[0][0]).__name__ == "MulBackward0", (
+        f"after relu_ h.grad_fn={h.grad_fn} over {h.grad_fn.next_functions}; expected ReluBackward0 over MulBackward0")
+    h.sum().backward()
+    torch.testing.assert_close(x.grad, torch.tensor([2.0, 0.0], dtype=torch.float64),
+                               msg="x.grad after h = x * 2; relu_(h); h.sum().backward()")
 
 
 @pytest.mark.claim("autograd.inplace-saved-tensor-version-error", as_written=True)
@@ -191,10 +233,11 @@ def test_relu_inplace_error_depends_on_what_produced_x():
     torch.testing.assert_close(x.grad, torch.tensor([3.0, 0.0], dtype=torch.float64),
                                msg="x.grad after h = x*3; F.relu(h, inplace=True); h.sum().backward()")
 
-    s = _leaf(1.0, -1.0).sigmoid()
-    F.relu(s, inplace=True)
-    with pytest.raises(RuntimeError, match=VERSION_ERROR):
-        s.sum().backward()
+    for saves_output in (torch.sigmoid, torch.exp):
+        s = saves_output(_leaf(1.0, -1.0))
+        F.relu(s, inplace=True)
+        with pytest.raises(RuntimeError, match=VERSION_ERROR):
+            s.sum().backward()
 
 
 @pytest.mark.claim("autograd.relu-inplace-leaf-error-at-backward", as_written=True)
@@ -211,7 +254,8 @@ def test_as_written_relu_inplace_then_backward_leaf_error():
 def _cnn(inplace):
     torch.manual_seed(0)
     return nn.Sequential(
-        nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(inplace=inplace),
+        nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(inplace=inplace),
+        nn.Conv2d(4, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(inplace=inplace),
         nn.Flatten(), nn.Linear(4 * 6 * 6, 8), nn.ReLU(inplace=inplace), nn.Linear(8, 2),
     ).double()
 
@@ -228,6 +272,9 @@ def test_relu_inplace_inside_model_gives_same_gradients():
         grads.append([p.grad for p in model.parameters()])
     for a, b in zip(*grads):
         torch.testing.assert_close(b, a, msg="ReLU(inplace=True) changed a parameter gradient")
+    after_sigmoid = nn.Sequential(nn.Linear(4, 4), nn.Sigmoid(), nn.ReLU(inplace=True)).double()
+    with pytest.raises(RuntimeError, match=VERSION_ERROR):   # Sigmoid's backward saved the output ReLU overwrote
+        after_sigmoid(torch.randn(2, 4, dtype=torch.float64)).sum().backward()
 
 
 @pytest.mark.claim("autograd.relu-inplace-in-models")
@@ -259,5 +306,7 @@ def test_relu_inplace_reuses_input_storage():
     ptr = x.data_ptr()
     out = F.relu(x)
     assert out.data_ptr() != ptr, "F.relu(x) reused x's storage"
+    assert out.untyped_storage().nbytes() == x.untyped_storage().nbytes() == 16 * 4, (
+        f"F.relu(x) allocated {out.untyped_storage().nbytes()} bytes for a 64-byte x, expected a tensor of x's size")
     out_inplace = F.relu(x, inplace=True)
     assert out_inplace is x and x.data_ptr() == ptr, "F.relu(x, inplace=True) did not write into x"

@@ -73,6 +73,13 @@ def test_torch_cuda_amp_entry_points_deprecated_since_2_4():
     autocast_warnings = _future_warnings(lambda: torch.cuda.amp.autocast())
     assert any("torch.amp.GradScaler('cuda'" in m for m in scaler_warnings), scaler_warnings
     assert any("torch.amp.autocast('cuda'" in m for m in autocast_warnings), autocast_warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the deprecation, and "CUDA is not available" on a CPU machine
+        scaler = torch.cuda.amp.GradScaler()
+        with torch.cuda.amp.autocast():
+            loss = torch.nn.Linear(2, 1)(torch.ones(1, 2)).sum()
+    assert isinstance(scaler, torch.amp.GradScaler) and torch.isfinite(scaler.scale(loss)), (
+        "the deprecated entry points should still construct, enter and scale a loss")
 
 
 @pytest.mark.claim("numerics.cuda-amp-entry-points")
@@ -102,13 +109,20 @@ def test_cpu_autocast_runs_linear_low_and_losses_in_float32(low):
     low dtype, cross_entropy and nll_loss in float32 (CPU autocast, bfloat16 or float16)."""
     model, _ = _model_and_opt()
     x, y = _batch()
+    conv = torch.nn.Conv2d(3, 4, 3)
     with torch.autocast("cpu", dtype=low):
         out = model(x)
         mm = x @ x.T
+        conved = conv(torch.randn(2, 3, 8, 8))
         ce = F.cross_entropy(out, y)
         logp = F.log_softmax(out, 1)
         nll = F.nll_loss(logp, y)
+        softmax_of = (F.softmax(out, 1).dtype, F.softmax(x, 1).dtype, F.log_softmax(x, 1).dtype)
     assert out.dtype == low and mm.dtype == low, f"linear -> {out.dtype}, matmul -> {mm.dtype}; expected {low}"
+    assert conved.dtype == low, f"conv2d under CPU autocast -> {conved.dtype}; expected {low}"
+    assert softmax_of == (low, torch.float32, torch.float32), (
+        f"CPU autocast softmax of a {low} input, softmax and log_softmax of a float32 input -> {softmax_of}; "
+        f"expected each to follow its input ({low}, float32, float32)")
     assert ce.dtype == torch.float32 and nll.dtype == torch.float32, (
         f"cross_entropy -> {ce.dtype}, nll_loss -> {nll.dtype} under {low} autocast; expected float32")
     assert logp.dtype == low, f"CPU autocast log_softmax -> {logp.dtype}; on CPU it follows its input ({low})"
@@ -124,14 +138,17 @@ def test_cpu_autocast_defaults_to_bfloat16():
 @pytest.mark.claim("numerics.autocast-chooses-fp16-or-fp32")
 @pytest.mark.measurable_on(">=2.2", reason="before 2.2 CPU autocast raises for a dtype other than bfloat16 "
                          "(pytorch#112484 widened it and made the rest a warning)")
-def test_cpu_autocast_disables_itself_for_float64():
+@pytest.mark.parametrize("other", [torch.float32, torch.float64])
+def test_cpu_autocast_disables_itself_for_float64(other):
     """Material: autocast chooses the precision.  True: CPU autocast disables itself (with a
     warning) for a dtype it does not support."""
     model, _ = _model_and_opt()
     with pytest.warns(UserWarning, match="CPU Autocast only supports"):
-        with torch.autocast("cpu", dtype=torch.float64):
+        with torch.autocast("cpu", dtype=other):
+            enabled = torch.is_autocast_enabled("cpu")
             out = model(_batch()[0])
-    assert out.dtype == torch.float32, f"with float64 autocast disabled, linear gave {out.dtype}"
+    assert out.dtype == torch.float32 and not enabled, (
+        f"with {other} autocast, linear gave {out.dtype} and autocast enabled={enabled}; expected float32, disabled")
 
 
 @pytest.mark.gpu
@@ -172,6 +189,13 @@ def test_float16_flushes_a_1e8_gradient_to_zero_and_bfloat16_keeps_it():
     """Material: FP16 needs protection against gradient underflow.  True: a 1e-8 gradient is 0
     in float16 (smallest subnormal ~5.96e-8); bfloat16 keeps it."""
     assert torch.finfo(torch.float16).smallest_normal == pytest.approx(6.103515625e-05)
+    zero = torch.zeros((), dtype=torch.float16)
+    subnormal = torch.nextafter(zero, torch.ones((), dtype=torch.float16)).item()
+    assert subnormal == pytest.approx(5.96e-8, rel=1e-3), f"float16's smallest subnormal is {subnormal}; expected ~5.96e-8"
+    half, bf, single = (torch.finfo(d) for d in (torch.float16, torch.bfloat16, torch.float32))
+    assert bf.tiny == single.tiny and bf.max == pytest.approx(single.max, rel=1e-2) and half.max < 1e5, (
+        f"smallest normal / max: bfloat16 {bf.tiny:g} / {bf.max:g}, float32 {single.tiny:g} / {single.max:g}; "
+        "bfloat16 should share float32's exponent range")
     grads = {}
     for dtype in (torch.float16, torch.bfloat16, torch.float32):
         p = torch.ones(1, dtype=dtype, requires_grad=True)
@@ -179,6 +203,13 @@ def test_float16_flushes_a_1e8_gradient_to_zero_and_bfloat16_keeps_it():
         (p * w * w).sum().backward()
         grads[dtype] = p.grad.item()
     assert grads[torch.float16] == 0.0, f"float16 gradient of 1e-8 is {grads[torch.float16]}; expected 0"
+    p = torch.ones(1, dtype=torch.float16, requires_grad=True)
+    w = torch.tensor(1e-4, dtype=torch.float16)
+    (p * w * w).sum().backward()
+    assert p.grad.item() == 0.0, f"the float16 gradient is {p.grad}; expected 0"
+    before = p.detach().clone()
+    torch.optim.SGD([p], lr=1e4).step()  # lr * 1e-8 = 1e-4 would be a visible step
+    assert torch.equal(p.detach(), before), f"SGD on the flushed float16 gradient moved {before} to {p.detach()}"
     assert grads[torch.bfloat16] == pytest.approx(1e-8, rel=2e-2)
     assert grads[torch.float32] == pytest.approx(1e-8, rel=1e-5)
 
@@ -197,6 +228,7 @@ def test_scaler_keeps_a_gradient_that_float16_would_lose():
         f"scaled gradient is {lin.weight.grad.item()}; expected 1e-8 * 65536")
     scaler.unscale_(opt)
     assert lin.weight.grad.item() == pytest.approx(1e-8, rel=1e-2)
+    assert lin.weight.grad.dtype == torch.float32, f"the unscaled gradient is {lin.weight.grad.dtype}; expected float32"
 
 
 @pytest.mark.claim("numerics.gradscaler-scale-prevents-underflow")
@@ -205,6 +237,7 @@ def test_scale_multiplies_the_loss_by_the_current_scale():
     """Material: scale(loss) scales.  True: it returns loss * scale (65536 at start)."""
     scaler = torch.amp.GradScaler("cpu")
     loss = torch.tensor(0.5)
+    assert scaler.get_scale() == 65536.0, f"the initial scale is {scaler.get_scale()}; expected 65536"
     torch.testing.assert_close(scaler.scale(loss), torch.tensor(0.5 * 65536))
 
 
@@ -213,6 +246,9 @@ def test_scale_multiplies_the_loss_by_the_current_scale():
 def test_update_halves_after_overflow_and_doubles_after_growth_interval():
     """Material: scaler.update() updates the scale factor.  True: x0.5 after a step with inf
     gradients (that step is skipped), x2 after growth_interval clean steps."""
+    defaults = torch.amp.GradScaler("cpu")
+    got = (defaults.get_backoff_factor(), defaults.get_growth_interval(), defaults.get_growth_factor())
+    assert got == (0.5, 2000, 2.0), f"GradScaler defaults (backoff, growth_interval, growth) are {got}; expected (0.5, 2000, 2.0)"
     model, opt = _model_and_opt()
     x, y = _batch()
     scaler = torch.amp.GradScaler("cpu", init_scale=1024.0, growth_interval=2)
@@ -245,12 +281,30 @@ def test_unscale_before_clipping_gives_true_gradient_norm():
     scaler.scale(F.cross_entropy(model(x), y)).backward()
     scaled_norm = total_norm(model)
     torch.testing.assert_close(scaled_norm, true_norm * 65536)
+    saved = [p.grad.clone() for p in model.parameters()]
+    seen_too_early = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    torch.testing.assert_close(seen_too_early, true_norm * 65536, msg=lambda m: (
+        f"clip_grad_norm_ before unscale_ saw {seen_too_early}, expected the scaled norm: {m}"))
+    for p, g in zip(model.parameters(), saved):
+        p.grad.copy_(g)
     scaler.unscale_(opt)
     norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
     torch.testing.assert_close(norm, true_norm, msg=lambda m: f"clip after unscale_ saw {norm}, true {true_norm}: {m}")
     with pytest.raises(RuntimeError, match="unscale_\\(\\) has already been called"):
         scaler.unscale_(opt)
     scaler.step(opt)
+    scaler.update()
+    # after update() the next step may unscale_ again; a second optimizer has its own once
+    other = torch.nn.Linear(4, 3)
+    other_opt = torch.optim.SGD(other.parameters(), lr=0.1)
+    opt.zero_grad()
+    scaler.scale(F.cross_entropy(model(x), y) + F.cross_entropy(other(x), y)).backward()
+    scaler.unscale_(opt)
+    scaler.unscale_(other_opt)
+    with pytest.raises(RuntimeError, match="unscale_\\(\\) has already been called"):
+        scaler.unscale_(other_opt)
+    scaler.step(opt)
+    scaler.step(other_opt)
     scaler.update()
 
 
@@ -284,6 +338,8 @@ def test_clip_grad_value_clamps_elementwise_and_changes_direction():
     p.grad = torch.tensor([10.0, 0.5, -3.0])
     torch.nn.utils.clip_grad_value_([p], clip_value=1.0)
     torch.testing.assert_close(p.grad, torch.tensor([1.0, 0.5, -1.0]))
+    cosine = F.cosine_similarity(p.grad, torch.tensor([10.0, 0.5, -3.0]), dim=0)
+    assert cosine < 0.95, f"cosine between the clipped and the original gradient is {cosine:.3f}; the direction should change"
 
 
 @pytest.mark.claim("modules.scaler-state-in-checkpoint")
@@ -409,8 +465,36 @@ def test_torch_cuda_amp_does_nothing_for_cpu_layers():
     assert output.dtype == torch.float32, f"CPU Linear under torch.cuda.amp.autocast gave {output.dtype}"
     if not torch.cuda.is_available():
         assert not scaler.is_enabled() and scaler.scale(loss) is loss and scaler.get_scale() == 1.0
-    with torch.autocast("cpu", dtype=torch.bfloat16):
-        assert _model_and_opt()[0](_batch()[0]).dtype == torch.bfloat16  # what CPU AMP needs instead
+    assert torch.autocast("cpu").fast_dtype == torch.bfloat16, "CPU autocast's default should be bfloat16"
+    for low in (torch.bfloat16, torch.float16):  # what CPU mixed precision needs instead
+        with torch.autocast("cpu", dtype=low):
+            assert _model_and_opt()[0](_batch()[0]).dtype == low, f"torch.autocast('cpu', dtype={low}) left Linear alone"
+
+
+@pytest.mark.claim("numerics.cuda-amp-on-cpu-fallback")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA: the script falls back to the cpu there")
+def test_the_cpu_fallback_loop_runs_and_both_torch_cuda_amp_objects_warn_and_disable():
+    """Material: the AMP script also trains on the cpu fallback.  True: one full step runs, but
+    GradScaler and autocast each warn that CUDA is missing and disable themselves."""
+    model, opt = _model_and_opt()
+    x, y = _batch()
+    before = model.weight.detach().clone()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scaler = torch.cuda.amp.GradScaler()
+        with torch.cuda.amp.autocast():
+            enabled = torch.is_autocast_enabled("cuda") or torch.is_autocast_enabled("cpu")
+            loss = F.cross_entropy(model(x), y)
+    said = [str(w.message) for w in caught if w.category is UserWarning]
+    assert any("GradScaler" in m and "not available" in m for m in said), f"GradScaler warnings: {said}"
+    assert any("autocast" in m.lower() and "not available" in m for m in said), f"autocast warnings: {said}"
+    assert not enabled and not scaler.is_enabled(), f"autocast enabled={enabled}, scaler enabled={scaler.is_enabled()}"
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    assert not torch.equal(model.weight, before) and scaler.get_scale() == 1.0, (
+        "the fallback step should update the float32 weights, with the disabled scaler's scale 1.0")
 
 
 @pytest.mark.claim("numerics.cuda-amp-on-cpu-fallback", as_written=True)

@@ -161,14 +161,32 @@ def test_cross_entropy_is_nll_of_log_softmax(dtype):
     x = _logits(10.0, dtype, shape=(7, 4))
     y = torch.tensor([0, 1, 2, 3, 0, 1, 2])
     w = torch.tensor([1.0, 0.5, 2.0, 3.0], dtype=dtype)
-    for kw in (dict(), dict(weight=w), dict(ignore_index=1), dict(reduction="sum")):
-        torch.testing.assert_close(
-            torch.nn.CrossEntropyLoss(**kw)(x, y), F.nll_loss(F.log_softmax(x, dim=1), y, **kw),
-            msg=lambda m: f"CrossEntropyLoss({kw}) vs nll_loss(log_softmax): {m}")
+    for kw in (dict(), dict(weight=w), dict(ignore_index=1), dict(weight=w, ignore_index=1)):
+        for reduction in ("mean", "sum", "none"):
+            torch.testing.assert_close(
+                torch.nn.CrossEntropyLoss(**kw, reduction=reduction)(x, y),
+                F.nll_loss(F.log_softmax(x, dim=1), y, **kw, reduction=reduction),
+                msg=lambda m: f"CrossEntropyLoss({kw}, reduction={reduction!r}) vs nll_loss(log_softmax): {m}")
     xd = x.double().requires_grad_()
     assert torch.autograd.gradcheck(lambda t: F.cross_entropy(t, y), (xd,)), "gradcheck of cross_entropy failed"
     F.cross_entropy(xd, y, reduction="sum").backward()
     torch.testing.assert_close(xd.grad, torch.softmax(xd.detach(), 1) - F.one_hot(y, 4).double())
+
+
+@pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
+def test_cross_entropy_finite_at_1e30_because_log_softmax_shifts_by_the_max():
+    """Material: log_softmax + nll_loss sidesteps the instability.  True: log_softmax is
+    x - max - log(sum(exp(x - max))), so float32 logits of magnitude 1e30 give a finite loss."""
+    x = torch.tensor([[1e30, 0.0, -1e30], [0.0, 1e30, -1e30]])
+    y = torch.tensor([2, 0])
+    assert torch.isinf(x.exp().sum(1)).all(), "exp(1e30) should overflow float32: the unshifted sum is inf"
+    shifted = x - x.amax(1, keepdim=True)
+    want = shifted - shifted.exp().sum(1, keepdim=True).log()
+    got = F.log_softmax(x, dim=1)
+    assert torch.equal(got, want), f"F.log_softmax(x) at 1e30 is {got}, but the max-shifted formula gives {want}"
+    loss = torch.nn.CrossEntropyLoss()(x, y)
+    assert torch.isfinite(loss) and loss.item() == pytest.approx(1.5e30), (
+        f"CrossEntropyLoss at magnitude 1e30 in float32 is {loss}, but should be the finite (2e30 + 1e30) / 2")
 
 
 # --- where the naive forms break --------------------------------------------------------
@@ -184,11 +202,19 @@ def test_softmax_log_turns_minus_inf_past_the_underflow_gap(dtype):
     assert torch.isfinite(torch.softmax(below, 0).log()).all(), (
         f"softmax([0, -{gap * 0.98:.2f}]).log() in {dtype} is {torch.softmax(below, 0).log()}, "
         "but should still be finite below the underflow gap")
+    assert torch.softmax(beyond, 0)[1].item() == 0.0, (
+        f"softmax([0, -{gap * 1.02:.2f}]) in {dtype} is {torch.softmax(beyond, 0)}; the small probability should underflow to 0")
     naive = torch.softmax(beyond, 0).log()
     assert naive[1].item() == -math.inf and naive[0].item() == 0.0, (
         f"softmax([0, -{gap * 1.02:.2f}]).log() in {dtype} is {naive}, but should be [0, -inf]")
     stable = F.log_softmax(beyond, 0)
     assert torch.isfinite(stable).all(), f"F.log_softmax({beyond}) is {stable}, but should be finite"
+    # a wider row: every class past the gap is -inf (more classes only shrink the probabilities)
+    row = torch.tensor([0.0, -1.0, -(gap * 1.02), -(gap * 0.98), -(gap * 1.5), -(gap * 3)], dtype=dtype)
+    got = torch.softmax(row, 0).log()
+    past = torch.tensor([False, False, True, False, True, True])
+    assert torch.equal(torch.isneginf(got), past), (
+        f"softmax({row}).log() in {dtype} is {got}; expected -inf exactly at the classes more than {gap} below the max")
 
 
 @pytest.mark.claim("numerics.cross-entropy-stable-vs-softmax-log")
@@ -204,6 +230,13 @@ def test_cross_entropy_finite_where_softmax_log_is_not(magnitude):
     want = ((x.max(1).values - x.gather(1, y[:, None])[:, 0]).double()
             + torch.log1p(torch.exp(x.double() - x.double().max(1, keepdim=True).values).sum(1) - 1)).mean()
     torch.testing.assert_close(stable.double(), want, rtol=1e-5, atol=1e-5)
+    logp = F.log_softmax(x, 1)
+    xd = x.double()
+    want_logp = xd - xd.max(1, keepdim=True).values - torch.log1p(
+        torch.exp(xd - xd.max(1, keepdim=True).values).sum(1, keepdim=True) - 1)
+    assert torch.isfinite(logp).all(), f"F.log_softmax at magnitude {magnitude:g} is {logp}, should be finite"
+    torch.testing.assert_close(logp.double(), want_logp, rtol=1e-5, atol=1e-5, msg=lambda m: (
+        f"F.log_softmax at magnitude {magnitude:g} differs from the float64 max-shifted reference: {m}"))
     if magnitude >= 1e2:
         assert naive.item() == math.inf, (
             f"nll_loss(softmax(x).log()) at magnitude {magnitude:g} is {naive}, but should be inf")
@@ -222,6 +255,13 @@ def test_softmax_log_gradient_nan_even_with_finite_loss():
     x2 = x.detach().clone().requires_grad_()
     F.cross_entropy(x2, y).backward()
     assert torch.isfinite(x2.grad).all(), f"cross_entropy grad is {x2.grad}, should be finite"
+    # any underflowed class spoils its row, even one that is neither the target nor the max
+    rows = torch.tensor([[0.0, 1.0, -200.0], [0.0, 1.0, 2.0]], requires_grad=True)
+    loss = F.nll_loss(torch.softmax(rows, 1).log(), torch.tensor([0, 0]))
+    loss.backward()
+    assert torch.isfinite(loss) and torch.isnan(rows.grad[0]).all() and torch.isfinite(rows.grad[1]).all(), (
+        f"loss {loss.item()}, grad {rows.grad}; expected a finite loss, a nan first row (class 2 underflows) "
+        "and a finite second row")
 
 
 @pytest.mark.claim("numerics.cross-entropy-stable-vs-softmax-log")
@@ -285,6 +325,36 @@ def test_log_softmax_minus_inf_only_when_spread_overflows(dtype, spread):
     out = F.log_softmax(x, 0)
     assert out[1].item() == -math.inf and out[0].item() == 0.0, (
         f"F.log_softmax({x}) is {out}; the spread {2 * spread:g} overflows {dtype}, expected [0, -inf]")
+
+
+@pytest.mark.claim("numerics.log-softmax-large-input-inf")
+def test_log_softmax_of_1e4_and_1e30_is_large_but_finite():
+    """Material: log_softmax of a huge input gives -inf.  True: in float32 [v, 0, -v] gives
+    [0, -v, -2v] for v = 1e4 and v = 1e30."""
+    for v in (1e4, 1e30):
+        out = F.log_softmax(torch.tensor([v, 0.0, -v]), 0)
+        assert torch.equal(out, torch.tensor([0.0, -v, -2 * v])), (
+            f"F.log_softmax([{v:g}, 0, -{v:g}]) is {out}, but should be [0, -{v:g}, -{2 * v:g}]")
+
+
+@pytest.mark.claim("numerics.log-softmax-large-input-inf")
+@pytest.mark.parametrize("dtype", DTYPE_PARAMS)
+def test_log_softmax_gives_minus_inf_only_from_an_overflowing_spread_or_a_minus_inf_input(dtype):
+    """Material: huge inputs make log_softmax -inf.  True: rows whose spread fits the dtype stay
+    finite at every scale; -inf comes only from a -inf input (there), and +inf makes the row nan."""
+    g = torch.Generator().manual_seed(0)
+    top = torch.finfo(dtype).max
+    for scale in (1.0, 1e2, top / 64, top / 8):
+        rows = (torch.rand(32, 5, generator=g, dtype=torch.float64) * 2 - 1) * scale * 0.999
+        out = F.log_softmax(rows.to(dtype), 1)
+        assert torch.isfinite(out).all(), (
+            f"F.log_softmax of {dtype} rows in [-{scale:g}, {scale:g}] (spread below the max {top:g}) "
+            f"gave non-finite values {out[~torch.isfinite(out)]}")
+    minus = F.log_softmax(torch.tensor([0.0, float("-inf"), 1.0], dtype=dtype), 0)
+    assert torch.equal(torch.isneginf(minus), torch.tensor([False, True, False])) and not minus.isnan().any(), (
+        f"F.log_softmax([0, -inf, 1]) in {dtype} is {minus}; expected -inf at the -inf input only")
+    plus = F.log_softmax(torch.tensor([0.0, float("inf"), 1.0], dtype=dtype), 0)
+    assert torch.isnan(plus).all(), f"F.log_softmax([0, inf, 1]) in {dtype} is {plus}; expected nan (inf - inf)"
 
 
 @pytest.mark.claim("numerics.log-softmax-large-input-inf", as_written=True)
