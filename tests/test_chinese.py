@@ -56,7 +56,9 @@ TORCH_SAYS = ("a leaf Variable that requires grad is being used in an in-place o
               "img should be PIL Image", "and weight type", "should be the same", "step must be greater than zero",
               "Expected more than 1 value per channel when training",
               "mat1 and mat2 shapes cannot be multiplied", "Expected all tensors to be on the same device",
+              "Expected all tensors",
               "Trying to backward through the graph a second time",
+              "Tensor on device meta is not on the expected device",
               # pytest's importorskip and Python's import error, recorded as a skip's reason
               "could not import", "No module named")
 
@@ -67,7 +69,8 @@ def _words_of_the_data() -> set[str]:
     from torchclaims import workbook
     texts = [s for c in catalog.load().values() for s in (c.says_zh, c.truth_zh, c.source_labels("zh", with_file=True))]
     texts += [lesson.hint_zh + " " + lesson.title_zh for lesson in workbook.load_lessons()]
-    return {w for s in texts for w in re.findall(r"[A-Za-z]{2,}", s)}
+    topics = set(catalog.topics(catalog.load()))   # ids: the scoreboard's rows name the topics by their ids
+    return topics | {w for s in texts for w in re.findall(r"[A-Za-z]{2,}", s)}
 
 
 DATA_WORDS = _words_of_the_data()
@@ -141,7 +144,7 @@ def test_every_command_speaks_chinese_under_a_chinese_locale(command, tmp_path):
     lines = project_lines(command, result.stdout) + result.stderr.splitlines()
     assert any(re.search(r"[\u4e00-\u9fff]", line) for line in lines), (command, result.stdout[:500], result.stderr)
     # lines joined: a quotation or a torch message wrapped over two lines is read whole
-    joined = re.sub(r"\s*\n\s*", " ", "\n".join(lines))
+    joined = re.sub(r"\s*\n[\s│]*", " ", "\n".join(lines))   # the reader's gutter (│) opens each wrapped line
     english = [(joined[max(0, m.start() - 60):m.end() + 20], m.group(0))
                for m in SENTENCE.finditer(_cleaned(joined))]
     assert not english, f"{' '.join(command)}: English the project wrote: {english[:5]}"

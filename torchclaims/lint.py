@@ -464,7 +464,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
                 findings.append(Finding(where, 0, "gpu-only-without-reason",
                                         f"{c.id}: a gpu-only truth says what needs CUDA ('needs CUDA: <why>', "
                                         f"truth_zh naming CUDA or GPU)"))
-    return findings + sibling_findings(claims) + clause_findings(claims, specs_dir, bench_dir)
+    return findings + sibling_findings(claims)
 
 
 def clause_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = SPECS_DIR,
@@ -549,6 +549,6 @@ def all_findings(claims: dict[str, catalog.Claim], root: pathlib.Path = catalog.
                  claims_dir: pathlib.Path | None = None) -> list[Finding]:
     """Every spec and label finding of the project under ``root``."""
     specs, bench = pathlib.Path(root) / "specs", pathlib.Path(root) / "benchmarks"
-    found = spec_findings(specs, root) + label_findings(claims, specs, bench)
+    found = spec_findings(specs, root) + label_findings(claims, specs, bench) + clause_findings(claims, specs, bench)
     found = _with_lines(found, claims_dir or catalog.claims_dir())
     return sorted(found, key=lambda f: (f.path, f.line, f.kind))
