@@ -484,3 +484,15 @@ def attention_defaults_to_batch_first():
     def __init__(self, *args, batch_first=True, **kwargs):
         original(self, *args, batch_first=batch_first, **kwargs)
     torch.nn.MultiheadAttention.__init__ = __init__
+
+
+@fault("tensors.indexing-matches-numpy")
+def creation_defaults_to_float64():
+    """torch's creation functions follow NumPy's float64 default when no dtype is given."""
+    for name in ("zeros", "ones", "full", "eye", "arange", "linspace"):
+        original = getattr(torch, name)
+
+        def made(*args, _original=original, **kwargs):
+            out = _original(*args, **kwargs)
+            return out.double() if out.is_floating_point() and "dtype" not in kwargs else out
+        setattr(torch, name, made)

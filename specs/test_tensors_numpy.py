@@ -151,6 +151,25 @@ def test_negative_slice_steps_are_rejected_by_torch():
     assert not shares_storage(flipped, t), "torch.flip shares t's storage, but should be a copy"
 
 
+@pytest.mark.claim("tensors.indexing-matches-numpy")
+def test_creation_and_elementwise_arithmetic_match_numpy_but_the_float_default_differs():
+    """Material: creation and element-wise semantics line up with NumPy.
+    True: same values (and broadcasting), but torch's floats default to float32, NumPy's to float64."""
+    for name, args in (("zeros", ((2, 3),)), ("ones", ((2, 3),)), ("full", ((2, 2), 7.5)), ("eye", (3,)),
+                       ("arange", (0, 1, 0.25)), ("linspace", (0, 1, 5))):
+        made, reference = getattr(torch, name)(*args), getattr(np, name)(*args)
+        np.testing.assert_allclose(made.numpy(), reference, rtol=1e-6, err_msg=f"torch.{name}{args} != np.{name}{args}")
+        assert (made.dtype, reference.dtype) == (torch.float32, np.float64), (
+            f"torch.{name} gives {made.dtype}, np.{name} {reference.dtype}: the float defaults should be float32 and float64")
+    assert torch.arange(5).dtype == torch.int64 and np.arange(5).dtype == np.int64
+    a, b = np.arange(6.0).reshape(2, 3), np.array([1.0, 2.0, 3.0])
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    for op in ("add", "multiply", "subtract", "divide", "floor_divide", "remainder"):
+        np.testing.assert_array_equal(getattr(torch, op)(ta - 3, tb).numpy(), getattr(np, op)(a - 3, b),
+                                      err_msg=f"torch.{op} with broadcasting differs from np.{op}")
+    np.testing.assert_allclose(torch.exp(ta).numpy(), np.exp(a), rtol=1e-12)
+
+
 @pytest.mark.claim("tensors.tensor-adds-device-requires-grad")
 def test_tensors_carry_device_and_requires_grad_which_ndarrays_lack():
     """Material: Tensor adds device and requires_grad to the ndarray model.

@@ -336,6 +336,18 @@ def test_channel_shuffle_needs_reshape_after_the_transpose():
     torch.testing.assert_close(mixed.contiguous().view(n, c, h, w), expected)
 
 
+@pytest.mark.claim("tensors.channel-shuffle-view-or-reshape")
+def test_pixel_shuffle_by_hand_needs_reshape_for_the_final_merge():
+    """Material: view vs reshape matters for ChannelShuffle/PixelShuffle.
+    True: after the permute, merging to (N, C, H*r, W*r) raises with view; reshape equals nn.PixelShuffle."""
+    n, c, r, h, w = 2, 3, 2, 4, 5
+    x = torch.randn(n, c * r * r, h, w)
+    moved = x.view(n, c, r, r, h, w).permute(0, 1, 4, 2, 5, 3)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        moved.view(n, c, h * r, w * r)
+    torch.testing.assert_close(moved.reshape(n, c, h * r, w * r), torch.nn.PixelShuffle(r)(x))
+
+
 @pytest.mark.claim("tensors.mha-needs-contiguous")
 def test_multihead_attention_accepts_non_contiguous_seq_first_input():
     """Material: nn.MultiheadAttention requires contiguous (L, N, E) input.
