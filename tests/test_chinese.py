@@ -33,6 +33,12 @@ COMMANDS = [
     ["matrix", "reports/claims/torch-2.13.0.json", "reports/claims/torch-2.14.1.json", "reports/claims/torch-2.15.0.json"],
     ["matrix", "--compare", "reports/claims/torch-2.5.1.json", "reports/claims/torch-2.6.0.json"],
     ["matrix", "--compare", "reports/claims/torch-2.13.0.json", "reports/claims/torch-2.14.1.json"],
+    ["check", "--static"],
+    ["lint", "tests/content/notes/zh_note_ten.md"],
+    ["lint", "tests/content/notes/no-such-note.md"],
+    ["read", "tests/content/notes/zh_note_ten.md", "--text", "--width", "80"],
+    ["read", "tests/content/notes/zh_note_ten.md", "-o", "{wb}"],
+    ["bench-report", "reports/bench/cpu.json", "-o", "{wb}"],
 ]
 # every document the reader may bring (its own text is left out of the check: only the project's lines)
 COMMANDS += [["read", str(seed), "--text", "--width", "80"] for seed in sorted(SEED.parent.glob("*.txt"))]

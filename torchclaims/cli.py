@@ -16,7 +16,7 @@ import sys
 from . import anchors, catalog, links as _links, lint, outcomes
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
-from .strings import cell_width, default_lang, fill, text, usage_line, verdict_from_word, wrap
+from .strings import cell_width, default_lang, text, usage_line, verdict_from_word, wrap
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
@@ -266,9 +266,11 @@ def cmd_check(args) -> int:
     problems += anchors.problems(claims)
     for p in problems:
         print(p)
+    lang = default_lang()
     counts = {v: sum(c.verdict == v for c in claims.values()) for v in catalog.VERDICTS}
-    print(fill("{n} {n:claim|claims}: ", n=len(claims)) + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-          + fill("; {n} {n:problem|problems}", n=len(problems)))
+    listed = ("，" if lang == "zh" else ", ").join(f"{n} {v if lang == 'en' else verdict_word(lang, v)}"
+                                                  for v, n in counts.items() if n)
+    print(text(lang, "check_summary", n=len(claims), counts=listed, p=len(problems)))
     return 1 if problems else 0
 
 

@@ -72,6 +72,12 @@ EN = {
         "topic_line": "{id}  {verdict}",
         "error_line": "error: {message}",
         "catalog_broken": "the claim catalog is broken: {why}",
+        "check_summary": "{n} {n:claim|claims}: {counts}; {p} {p:problem|problems}",
+        "wrote_report": "wrote {path}", "wrote_report_chart": "wrote {path} and {chart}",
+        "wrote_report_no_chart": "wrote {path} (no chart: no numeric figure)",
+        "report_cmd_one_file": "give one results file (or --across with one file per torch release)",
+        "report_cmd_exists": "{path} exists: pass -o {folder} to replace it, or -o another folder",
+        "report_cmd_across_two": "--across needs the results files of at least two torch releases",
         "no_venv": "torchclaims needs its dependencies ({module} is missing): activate the project's venv "
                    "with `source {venv}/bin/activate` (or run `make setup` first)",
         "no_command": "this command is not available in this version of torchclaims",

@@ -61,6 +61,12 @@ ZH = {
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
         "catalog_broken": "论断目录已损坏：{why}",
+        "check_summary": "共 {n} 条论断：{counts}；{p} 个问题",
+        "wrote_report": "已写入 {path}", "wrote_report_chart": "已写入 {path} 和 {chart}",
+        "wrote_report_no_chart": "已写入 {path}（没有图表：报告里没有数值）",
+        "report_cmd_one_file": "只能给一个结果文件（或用 --across，每个 torch 版本一个文件）",
+        "report_cmd_exists": "{path} 已存在：加 -o {folder} 才会替换它，或用 -o 指定别的文件夹",
+        "report_cmd_across_two": "--across 需要至少两个 torch 版本的结果文件",
         "no_venv": "torchclaims 缺少依赖（没有 {module}）：请先用 `source {venv}/bin/activate` 激活项目的虚拟环境"
                    "（还没有就先运行 `make setup`）",
         "no_command": "这个版本的 torchclaims 没有这条命令",

@@ -13,7 +13,7 @@ import sys
 
 from .. import files
 from ..errors import Parser, UsageError
-from ..strings import default_lang
+from ..strings import default_lang, text
 from .across import render_across
 from .chart import render_chart
 from .markdown import REPORT_NAMES, render_markdown
@@ -58,35 +58,37 @@ def _out_dir(args, first: pathlib.Path) -> pathlib.Path:
 
 def report(args) -> str:
     if len(args.results) > 1:
-        raise UsageError("give one results file (or --across with one file per torch release)")
+        raise UsageError(text(args.lang, "report_cmd_one_file"))
     source = pathlib.Path(args.results[0])
     data = load_results(source)
     name = REPORT_NAMES[args.lang]
     default_dir = source.resolve().parent
     if not args.output and (default_dir / name).exists():
-        raise UsageError(f"{default_dir / name} exists: pass -o {default_dir} to replace it, or -o another folder")
+        raise UsageError(text(args.lang, "report_cmd_exists", path=default_dir / name, folder=default_dir))
     out_dir = _out_dir(args, source)
     claims = catalog_or_empty()
     rows = build_rows(data, claims)                 # once: the chart and the text read the same rows
     chart_tmp = out_dir / f".{CHART}.tmp.png"
     try:
         has_chart = render_chart(rows, chart_tmp, str(torch_info(data).get("version", "")))
-        text = render_markdown(data, source, CHART if has_chart else None, claims, rows=rows, lang=args.lang)
-        write_whole(out_dir / name, text)
+        page = render_markdown(data, source, CHART if has_chart else None, claims, rows=rows, lang=args.lang)
+        write_whole(out_dir / name, page)
         if has_chart:
             files.replace_whole(chart_tmp, out_dir / CHART)
     finally:
         chart_tmp.unlink(missing_ok=True)
-    return f"wrote {out_dir / name}" + (f" and {out_dir / CHART}" if has_chart else " (no chart: no numeric figure)")
+    if has_chart:
+        return text(args.lang, "wrote_report_chart", path=out_dir / name, chart=out_dir / CHART)
+    return text(args.lang, "wrote_report_no_chart", path=out_dir / name)
 
 
 def across(args) -> str:
     sources = [(pathlib.Path(r), load_results(pathlib.Path(r))) for r in args.results]
     if len(sources) < 2:
-        raise UsageError("--across needs the results files of at least two torch releases")
+        raise UsageError(text(args.lang, "report_cmd_across_two"))
     out_dir = _out_dir(args, pathlib.Path(args.results[0]))
     write_whole(out_dir / "across.md", render_across(sources))
-    return f"wrote {out_dir / 'across.md'}"
+    return text(args.lang, "wrote_report", path=out_dir / "across.md")
 
 
 def main(argv: list[str]) -> int:
