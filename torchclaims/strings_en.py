@@ -58,6 +58,9 @@ EN = {
         "skip_gpu": "needs CUDA: no GPU on this machine",
         "skip_heavy": "{heavy} spec: skipped by the quick run (use --full or -m {heavy})",
         "skip_na": "not applicable on torch {torch}: needs torch{range} ({why})",
+        "skip_nm": "not measurable here on torch {torch}: the spec needs torch{range} ({why})",
+        "skip_optional": "needs {dist} (pip install {pip}; torchclaims' extra \"{extra}\" has it)",
+        "skip_import": "could not import '{module}': No module named '{name}'",
         "skip_not_checkable": "not checkable (the catalog's truth says why: python -m torchclaims show ID)",
         # ------------------------------------------------ command line
         "claims_count": "{n} {n:claim|claims}",

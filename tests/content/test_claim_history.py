@@ -140,6 +140,10 @@ def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tm
     committed = (catalog.ROOT / "reports" / "matrix.md").read_text(encoding="utf-8")
     assert committed == matrix.render_markdown(history, data, claims), (
         "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix --force")
+    committed_zh = (catalog.ROOT / "reports" / "matrix.zh-CN.md").read_text(encoding="utf-8")
+    assert committed_zh == matrix.render_markdown(history, data, claims, lang="zh"), (
+        "reports/matrix.zh-CN.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json --lang zh "
+        "-o reports/matrix.zh-CN --force")
 
 
 def _nox_releases() -> list[str]:
