@@ -26,9 +26,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX) )-e '.[dev]'
 	touch $@
-	@$(PY) -c "import torch; c = torch.version.cuda; print('installed torch', torch.__version__, '(the CUDA ' + c + ' build)' if c else '(the CPU-only build)'); c and not torch.cuda.is_available() and print('no GPU here: make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu on a fresh clone (or after rm -rf $(VENV)) installs the CPU-only build, a few hundred MB')"
-	@echo "$(VENV)/ takes $$(du -sh $(VENV) | cut -f1)"
-	@echo "torchclaims is set up in $(VENV)/. Next: . $(VENV)/bin/activate && pytest specs/   (中文: LANG=zh_CN.UTF-8 pytest specs/, or add --lang zh)"
+	@$(PY) -m torchclaims.setup_summary $(VENV)   # the torch build, the CPU-build advice, the venv size: in the locale's language
 
 specs: setup
 	$(PY) -m pytest specs/

@@ -167,3 +167,16 @@ def test_outside_the_venv_one_line_names_the_venv_to_activate(lang, fragment):
     assert done.returncode == 2, done.stderr
     assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
     assert fragment in done.stderr and "opencc" in done.stderr and ".venv/bin/activate" in done.stderr
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", ["installed torch 2.9.0 (the CUDA 12.8 build)", "no GPU here: make setup", ".venv/ takes 1.2G",
+            "torchclaims is set up in .venv/"]),
+    ("zh", ["已安装 torch 2.9.0（CUDA 12.8 版）", "本机没有 GPU", ".venv/ 占用 1.2G", "torchclaims 已装在 .venv/ 里"]),
+])
+def test_make_setups_summary_speaks_the_locales_language(lang, expected):
+    from torchclaims.setup_summary import lines
+    got = lines("2.9.0", "12.8", False, ".venv", "1.2G", lang)
+    assert len(got) == 4 and all(line.startswith(start) for line, start in zip(got, expected)), got
+    assert lines("2.9.0", None, False, ".venv", None, lang)[0] in (
+        "installed torch 2.9.0 (the CPU-only build)", "已安装 torch 2.9.0（仅 CPU 版）")

@@ -18,6 +18,6 @@ LAYERS = {
     "doclint": 2, "measured": 2,
     # 3 entries: pytest and the command line
     "plugin": 3, "cli": 3, "mutants_cli": 3, "anchors_cli": 3, "matrix_cli": 3, "workbook_cli": 3,
-    "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "__main__": 3,
+    "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "setup_summary": 3, "__main__": 3,
 }
 LAYER_NAMES = ("base", "results", "views", "entries")

@@ -75,6 +75,13 @@ EN = {
         "topic_line": "{id}  {verdict}",
         "error_line": "error: {message}",
         "catalog_broken": "the claim catalog is broken: {why}",
+        "setup_installed": "installed torch {torch} {build}", "setup_cuda_build": "(the CUDA {cuda} build)",
+        "setup_cpu_build": "(the CPU-only build)",
+        "setup_no_gpu": "no GPU here: make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu on a fresh clone "
+                        "(or after rm -rf {venv}) installs the CPU-only build, a few hundred MB",
+        "setup_venv_size": "{venv}/ takes {size}",
+        "setup_next": "torchclaims is set up in {venv}/. Next: . {venv}/bin/activate && pytest specs/   "
+                      "(中文: LANG=zh_CN.UTF-8 pytest specs/, or add --lang zh)",
         "check_summary": "{n} {n:claim|claims}: {counts}; {p} {p:problem|problems}",
         "wrote_report": "wrote {path}", "wrote_report_chart": "wrote {path} and {chart}",
         "wrote_report_no_chart": "wrote {path} (no chart: no numeric figure)",

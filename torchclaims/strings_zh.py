@@ -64,6 +64,12 @@ ZH = {
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
         "catalog_broken": "论断目录已损坏：{why}",
+        "setup_installed": "已安装 torch {torch}{build}", "setup_cuda_build": "（CUDA {cuda} 版）",
+        "setup_cpu_build": "（仅 CPU 版）",
+        "setup_no_gpu": "本机没有 GPU：在新克隆的仓库里（或 rm -rf {venv} 之后）运行 "
+                        "make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu，会改装只有几百 MB 的仅 CPU 版",
+        "setup_venv_size": "{venv}/ 占用 {size}",
+        "setup_next": "torchclaims 已装在 {venv}/ 里。下一步：. {venv}/bin/activate && pytest specs/",
         "check_summary": "共 {n} 条论断：{counts}；{p} 个问题",
         "wrote_report": "已写入 {path}", "wrote_report_chart": "已写入 {path} 和 {chart}",
         "wrote_report_no_chart": "已写入 {path}（没有图表：报告里没有数值）",
