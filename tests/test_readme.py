@@ -131,11 +131,12 @@ def test_make_setup_says_which_torch_build_it_installed_and_the_size():
                          capture_output=True, text=True, timeout=60)
     assert dry.returncode == 0, dry.stderr
     assert "--extra-index-url https://download.pytorch.org/whl/cpu -e '.[dev]'" in dry.stdout, dry.stdout
-    note = next(line for line in dry.stdout.splitlines() if "installed torch" in line)
+    note = next(line for line in dry.stdout.splitlines() if "torchclaims.setup_summary" in line)
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {"LANG": "C.UTF-8"}
     out = subprocess.run(["bash", "-c", note.replace(".venv/bin/python", shlex.quote(sys.executable), 1)],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert out.returncode == 0 and re.match(r"installed torch \S+ \(the (CUDA \S+|CPU-only) build\)", out.stdout), out
-    assert re.search(r"^echo .*du -sh", dry.stdout, re.M), "the size of the venv is not printed"
+    assert re.search(r"^\.venv/ takes \S+$", out.stdout, re.M), f"the size of the venv is not printed: {out.stdout}"
 
 
 @pytest.mark.e2e  # runs the README's commands
