@@ -28,7 +28,8 @@ CASES = [
     ("matmul-2d", lambda a, b: (a @ b).tanh().sum(), lambda a, b: (a @ b).tanh().sum(), [(2, 3), (3, 4)], False),
     ("matmul-vec-mat", lambda a, b: (a @ b).sum(), lambda a, b: (a @ b).sum(), [(3,), (3, 4)], False),
     ("matmul-mat-vec", lambda a, b: ((a @ b) ** 2).sum(), lambda a, b: ((a @ b) ** 2).sum(), [(2, 3), (3,)], False),
-    ("zero-size", lambda a, b: (a * b).sum(), lambda a, b: (a * b).sum(), [(0, 3), (3,)], False),
+    # c: a size-1 dim stretched to 0, whose gradient is summed back to zeros of size 1
+    ("zero-size", lambda a, b, c: (a * b * c).sum(), lambda a, b, c: (a * b * c).sum(), [(0, 3), (3,), (1, 3)], False),
     ("size-1-everywhere", lambda a, b: (a * b + a).sum(), lambda a, b: (a * b + a).sum(), [(1, 1), (1,)], False),
     ("reused-input", lambda a: (a * a + a.exp() * a).sum(), lambda a: (a * a + a.exp() * a).sum(), [(4,)], False),
 ]
@@ -88,6 +89,9 @@ def test_reference_engine_graph_structure(ref):
     assert (x + eng.tensor([1.0])).grad_fn.next_functions[1] == (None, 0)
     assert x.is_leaf and not z.is_leaf
     assert (eng.tensor([1.0]) * 3).grad_fn is None, "an op without requiring-grad inputs recorded a node"
+    w = z * x   # a non-leaf input is reached through its grad_fn, a leaf through its one AccumulateGrad
+    assert w.requires_grad and w.grad_fn.next_functions[0][0] is z.grad_fn, f"{w.grad_fn.next_functions}"
+    assert w.grad_fn.next_functions[1][0] is pairs[0][0], "x's AccumulateGrad should be made once and reused"
 
 
 @pytest.mark.claim("autograd.grad-accumulates")
@@ -113,6 +117,13 @@ def test_reference_engine_backward_arguments(ref):
         y.backward()
     y.backward(np.array([1.0, 0.0]))
     np.testing.assert_allclose(x.grad, [2.0, 0.0], err_msg="engine masked backward (004 §3.2)")
+    # a diamond (y feeds one node twice; _make, not an op of a later lesson): each node runs once, after
+    # both contributions, and .grad adds to what the backward above left there
+    y._make(y.data * 2, (y, y), "TwiceBackward", lambda g: (g, g)).sum().backward()
+    np.testing.assert_allclose(x.grad, [2.0 + 4.0, 0.0 + 8.0], err_msg="engine x.grad after a diamond, added")
+    w = eng.tensor([3.0], requires_grad=True)
+    (w ** 2).backward()   # one element but not 0-dim: the implicit seed 1 still applies
+    np.testing.assert_allclose(w.grad, [6.0], err_msg="engine backward() of a one-element output")
     with pytest.raises(RuntimeError, match="does not require grad"):
         eng.tensor([1.0]).backward()
 

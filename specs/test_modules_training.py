@@ -152,16 +152,18 @@ def test_as_written_resnet18_mini_is_a_resnet18(ref):
 
 
 @pytest.mark.claim("modules.kaiming-normal-std")
-def test_kaiming_fan_out_std(ref):
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no-bias"])  # ResNet's convs have none
+def test_kaiming_fan_out_std(ref, bias):
     """Material: kaiming_normal_(fan_out, relu) for Conv2d, bias 0.
     True: std = sqrt(2 / (out_channels * k * k))."""
-    conv = nn.Conv2d(32, 256, 3)
+    conv = nn.Conv2d(32, 256, 3, bias=bias)
     ref.models.init_weights(conv)
     expected = math.sqrt(2.0 / (256 * 3 * 3))
     measured = conv.weight.std().item()
     assert abs(measured / expected - 1) < 0.05, (
         f"std of kaiming_normal_(fan_out) weights = {measured:.5f}, expected about {expected:.5f}")
-    assert torch.count_nonzero(conv.bias) == 0
+    if bias:
+        assert torch.count_nonzero(conv.bias) == 0
     assert nn.init.calculate_gain("relu") == pytest.approx(math.sqrt(2)), "ReLU's gain should be sqrt(2)"
     small = nn.Conv2d(32, 64, 3)
     nn.init.kaiming_normal_(small.weight, mode="fan_out", nonlinearity="relu")

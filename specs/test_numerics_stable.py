@@ -61,12 +61,15 @@ CASES = [_param(m, d, id=f"{m:g}-{str(d)[6:]}") for m in MAGNITUDES for d in DTY
 
 
 @pytest.mark.claim("numerics.cross-entropy-is-log-softmax-nll")
-@pytest.mark.parametrize("magnitude, dtype", CASES)
+@pytest.mark.parametrize("magnitude, dtype", CASES + [  # an infinite maximum: +inf rows, and row 0 all -inf
+    _param(math.inf, torch.float32, id="inf-float32"), _param(math.inf, torch.float16, id="inf-float16")])
 @pytest.mark.parametrize("dim", [0, -1])
 def test_reference_logsumexp_matches_torch(ref, magnitude, dtype, dim):
     """Material: log_softmax (built on log-sum-exp) is the stable way.  True: the max-shifted
     reference equals torch.logsumexp at every magnitude and dtype."""
     x = _logits(magnitude, dtype)
+    if math.isinf(magnitude):
+        x[0] = -math.inf
     got = ref.stable.logsumexp(x, dim=dim)
     torch.testing.assert_close(got, torch.logsumexp(x, dim=dim), msg=lambda m: (
         f"ref.stable.logsumexp(x * {magnitude:g}, dim={dim}) in {dtype} differs from "

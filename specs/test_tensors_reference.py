@@ -9,7 +9,7 @@ import math
 
 import pytest
 import torch
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 
 def strided(shape, strides):
@@ -41,6 +41,8 @@ VIEW_CASES = [
     ((3, 2), (4, 1), (6,)),                   # column slice: cannot flatten
     ((3, 2), (4, 1), (3, 2, 1)),              # column slice: unsqueeze
     ((3, 1, 2), (4, 99, 1), (3, 2)),          # size-1 dim with a junk stride
+    ((2, 1, 3), (3, 99, 1), (6,)),            # ... inside a run: the run goes on past its junk stride
+    ((2, 1, 1, 3), (3, 7, 99, 1), (2, 3)),    # two of them inside a run
     ((1, 1), (7, 3), (1,)),                   # only size-1 dims
     ((1,), (5,), (1, 1, 1)),
     ((2, 1, 3), (3, 3, 1), (6,)),
@@ -144,6 +146,8 @@ EXPAND_CASES = [
     ((3, 1), (3, 1), (3, 4)), ((4,), (1,), (3, 4)), ((1,), (1,), (0,)), ((2, 1), (1, 2), (2, 5)),
     ((4, 3), (1, 4), (2, 4, 3)), ((), (), (2, 3)), ((1, 1), (1, 1), (1, 1)), ((3,), (1,), (1, 3)),
     ((2, 1, 1), (1, 1, 1), (1, 1, 2, 2, 0)), ((1, 0), (1, 1), (1, 1, 0)), ((3, 2), (4, 1), (5, 3, 2)),
+    # a new leading size-1 dim before a stretched one: size * stride of the *expanded* dim after it, 0
+    ((1,), (1,), (1, 4)), ((1, 3), (3, 1), (1, 2, 3)), ((1,), (5,), (1, 1, 4)),
 ]
 
 
@@ -246,6 +250,10 @@ def test_broadcasting_helpers_agree_with_torch_on_drawn_shapes(ref):
     sizes = st.sampled_from([0, 1, 1, 2, 3])
 
     @given(shapes=st.lists(st.lists(sizes, max_size=4).map(tuple), min_size=1, max_size=3))
+    @example(shapes=[(3, 1), (4,)])        # padded on the left, size 1 stretches, stride 0
+    @example(shapes=[(1,), (0,)])          # the size that is not 1 wins, even 0
+    @example(shapes=[(1,), (1, 2)])        # a new leading size-1 dim before a stretched one
+    @example(shapes=[(2,), (3,)])          # a clash
     def check(shapes):
         try:
             expected = tuple(torch.broadcast_shapes(*shapes))
