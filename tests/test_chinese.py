@@ -39,6 +39,10 @@ COMMANDS = [
     ["read", "tests/content/notes/zh_note_ten.md", "--text", "--width", "80"],
     ["read", "tests/content/notes/zh_note_ten.md", "-o", "{wb}"],
     ["bench-report", "reports/bench/cpu.json", "-o", "{wb}"],
+    # an operating system's error, in the locale's words (the path's parent is a file)
+    ["workbook", "init", "/dev/null/wb"],
+    ["bench-report", "reports/bench/cpu.json", "-o", "/dev/null/b"],
+    ["read", "tests/content/notes/zh_note_ten.md", "-o", "/dev/null/x.html"],
 ]
 # every document the reader may bring (its own text is left out of the check: only the project's lines)
 COMMANDS += [["read", str(seed), "--text", "--width", "80"] for seed in sorted(SEED.parent.glob("*.txt"))]

@@ -16,7 +16,7 @@ import sys
 from . import anchors, catalog, links as _links, lint, outcomes
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
-from .strings import cell_width, default_lang, text, usage_line, verdict_from_word, wrap
+from .strings import cell_width, default_lang, os_error, text, usage_line, verdict_from_word, wrap
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
@@ -364,7 +364,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        print(text(lang, "error_line", message=os_error(lang, exc)), file=sys.stderr)
+        return 2
+    except ValueError as exc:
         print(text(lang, "error_line", message=exc), file=sys.stderr)
         return 2
 

@@ -424,7 +424,7 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
 def write_page(out_dir: pathlib.Path, name: str, page: str) -> pathlib.Path:
     """Write ``out_dir/name`` atomically; refuse to replace a file this command did not write."""
     if out_dir.exists() and not out_dir.is_dir():
-        raise UsageError(f"-o {out_dir}: is a file; -o names the folder the page goes to")
+        raise UsageError(text("en", "read:o_is_file", path=out_dir))
     target = out_dir / name
     if target.exists():
         try:

@@ -11,6 +11,7 @@ form: ``pytest ...`` and ``python -m torchclaims ...`` with the project's venv a
 """
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
@@ -209,7 +210,7 @@ TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_nm", "skip_optional", "
               "mx:no_file", "mx:is_dir", "mx:not_json", "mx:no_report", "mx:two_reports", "mx:no_folder",
               "mx:compare_two", "mx:compare_no_o", "mx:exists",
               "catalog_broken", "no_command",
-              "read:text_format", "read:o_text", "read:is_a_file", "read:json_taken", "read:o_suffix",
+              "read:text_format", "read:o_text", "read:is_a_file", "read:o_is_file", "out_folder", "cannot_write", "read:json_taken", "read:o_suffix",
               "doc:binary", "doc:empty", "doc:utf16", "doc:bad_utf16", "doc:no_encoding", "doc:bad_encoding",
               "doc:decoded", "doc:notebook", "doc:folder", "doc:extension", "doc:missing", "doc:unreadable",
               "lint:no_path", "lint:confidence", "lint:no_document")
@@ -244,6 +245,28 @@ def translate(lang: str, message: str) -> str:
                 fields["label"] = text(lang, "lesson_label", number=label[1], name=label[2])
             return text(lang, key, **fields)
     return message
+
+
+# an operating system's error (errno) in the learner's language: the reason without "[Errno N]"
+OS_ERRORS = {"ENOENT": "os:ENOENT", "ENOTDIR": "os:ENOTDIR", "EACCES": "os:EACCES", "EPERM": "os:EACCES",
+             "EROFS": "os:EROFS", "ENOSPC": "os:ENOSPC", "EISDIR": "os:EISDIR", "EEXIST": "os:EEXIST",
+             "ENAMETOOLONG": "os:ENAMETOOLONG"}
+
+
+def os_reason(lang: str, exc: OSError) -> str:
+    """Why an OSError happened, in ``lang``, without its path ("路径中有一段不是文件夹")."""
+    key = OS_ERRORS.get(errno.errorcode.get(exc.errno or 0, ""))
+    return text(lang, key) if key else (exc.strerror or str(exc))
+
+
+def os_error(lang: str, exc: OSError) -> str:
+    """One line for an OSError: the path it names and why, in ``lang`` ("/x/y：路径中有一段不是文件夹")."""
+    why = os_reason(lang, exc)
+    return f"{exc.filename}{colon_of(lang)}{why}" if exc.filename is not None else why
+
+
+def colon_of(lang: str) -> str:
+    return "：" if lang == "zh" else ": "
 
 
 # ------------------------------------------------ the benchmark report (torchclaims/bench/): keys bench_*

@@ -75,6 +75,11 @@ EN = {
         "topic_line": "{id}  {verdict}",
         "error_line": "error: {message}",
         "catalog_broken": "the claim catalog is broken: {why}",
+        "os:ENOENT": "no such file or folder", "os:ENOTDIR": "a part of the path is not a folder",
+        "os:EACCES": "permission denied", "os:EROFS": "read-only file system", "os:ENOSPC": "no space left on the disk",
+        "os:EISDIR": "is a folder", "os:EEXIST": "already exists", "os:ENAMETOOLONG": "name too long",
+        "out_folder": "{path}: cannot create the output folder: {why}", "cannot_write": "{path}: cannot write: {why}",
+        "read:o_is_file": "-o {path}: is a file; -o names the folder the page goes to",
         "setup_installed": "installed torch {torch} {build}", "setup_cuda_build": "(the CUDA {cuda} build)",
         "setup_cpu_build": "(the CPU-only build)",
         "setup_no_gpu": "no GPU here: make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu on a fresh clone "

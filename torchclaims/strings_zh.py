@@ -64,6 +64,11 @@ ZH = {
         "topic_line": "{id}  {verdict}",
         "error_line": "错误：{message}",
         "catalog_broken": "论断目录已损坏：{why}",
+        "os:ENOENT": "没有这个文件或文件夹", "os:ENOTDIR": "路径中有一段不是文件夹",
+        "os:EACCES": "没有权限", "os:EROFS": "文件系统是只读的", "os:ENOSPC": "磁盘空间不足",
+        "os:EISDIR": "这是一个文件夹", "os:EEXIST": "已经存在", "os:ENAMETOOLONG": "名字太长",
+        "out_folder": "{path}：无法创建输出文件夹：{why}", "cannot_write": "{path}：无法写入：{why}",
+        "read:o_is_file": "-o {path}：这是一个文件；-o 指定的是网页所在的文件夹",
         "setup_installed": "已安装 torch {torch}{build}", "setup_cuda_build": "（CUDA {cuda} 版）",
         "setup_cpu_build": "（仅 CPU 版）",
         "setup_no_gpu": "本机没有 GPU：在新克隆的仓库里（或 rm -rf {venv} 之后）运行 "

@@ -13,7 +13,7 @@ import sys
 
 from .. import files
 from ..errors import Parser, UsageError
-from ..strings import default_lang, text
+from ..strings import default_lang, os_reason, text
 from .across import render_across
 from .chart import render_chart
 from .markdown import REPORT_NAMES, render_markdown
@@ -44,7 +44,7 @@ def write_whole(path: pathlib.Path, text: str) -> None:
     try:
         files.write_whole(path, text)
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write: {exc.strerror}") from None
+        raise UsageError(text(default_lang(), "cannot_write", path=path, why=os_reason(default_lang(), exc))) from None
 
 
 def _out_dir(args, first: pathlib.Path) -> pathlib.Path:
@@ -52,7 +52,7 @@ def _out_dir(args, first: pathlib.Path) -> pathlib.Path:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from None
+        raise UsageError(text(args.lang, "out_folder", path=out_dir, why=os_reason(args.lang, exc))) from None
     return out_dir
 
 
