@@ -6,6 +6,8 @@
 - ``results``: reading a pytest-benchmark JSON file and its machine's load;
 - ``rows``: every claim row of a results file with its figure and verdict, built once;
 - ``phrases``: the report's sentences as data, rendered in English or Chinese (strings.py);
+- ``recorded_zh``: the Chinese of what the benchmarks record in English (quantities, scales,
+  methods, notes, their tables), keyed by the English text; ``phrases.recorded`` looks it up;
 - ``cells``: numbers and Markdown cells; ``markdown``: the report; ``chart``: its PNG;
 - ``across``: one benchmark across torch releases; ``quotes``: truths quote the report's figures;
 - ``verdicts``: the report's verdict of a figure claim, for the scoreboard and the matrix;

@@ -2,8 +2,9 @@
 
 The machine and its load, the method, the summary, the claim-by-claim table, one table per
 claim with its verdict and reason, the context rows (figures for other hardware), the claims
-whose benchmark did not run, and pytest-benchmark's own statistics. Figures, ids, commands and
-what the benchmarks recorded (quantities, methods, scales) are data and print as they are.
+whose benchmark did not run, and pytest-benchmark's own statistics. Figures, ids and commands are
+data and print as they are; what the benchmarks recorded in English (quantities, scales, methods,
+notes, their own tables) prints in Chinese through recorded_zh.py (``phrases.recorded``).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import re
 from .. import catalog, links
 from ..strings import text, translate
 from .cells import cell, ci_text, figure_text, fmt, iqr_text, rounds_text, seconds, short_name
-from .phrases import say
+from .phrases import recorded, say
 from .results import BUSY_LOAD, BUSY_OTHERS, catalog_or_empty, load_warnings, torch_info
 from .rows import LOAD_KEYS, ROW_KEYS, Row, build_rows
 from .rule import method_lines
@@ -89,16 +90,21 @@ def _claim_heading(cid: str, claim, lang: str) -> list[str]:
     return out + [say(lang, "claim_show", cid=cid), ""]
 
 
-def _details(rows: list[Row]) -> list[str]:
+def _recorded(entry: dict, key: str, lang: str, default="") -> str:
+    """A text the benchmark recorded in the row (its quantity, scale, unit...), in ``lang``, as a cell."""
+    return cell(recorded(lang, entry.get(key, default)))
+
+
+def _details(rows: list[Row], lang: str = "en") -> list[str]:
     details = []
     for row in rows:
         extra = row.entry
         others = {k: v for k, v in extra.items() if k not in ROW_KEYS and k not in LOAD_KEYS} if row.primary else {}
         if others or extra.get("note"):
-            shown = "; ".join(f"{k} = {fmt(v) if not isinstance(v, (dict, list)) else json.dumps(v)}"
+            shown = "; ".join(f"{k} = {fmt(recorded(lang, v)) if not isinstance(v, (dict, list)) else json.dumps(v)}"
                               for k, v in others.items())
             if extra.get("note"):
-                shown = f"{extra['note']}" + (f"; {shown}" if shown else "")
+                shown = f"{recorded(lang, extra['note'])}" + (f"; {shown}" if shown else "")
             details.append(f"- `{row.bench['name']}`: {cell(shown)}")
     return details + ([""] if details else [])
 
@@ -108,22 +114,22 @@ def _table_head(lang: str, key: str) -> list[str]:
     return [_row([c.strip() for c in columns]), "|" + "---|" * len(columns)]
 
 
-def _quantity(row: Row) -> str:
-    return cell(row.entry.get("quantity", "")) + (" †" if row.busy else "")
+def _quantity(row: Row, lang: str) -> str:
+    return _recorded(row.entry, "quantity", lang) + (" †" if row.busy else "")
 
 
-def _method(row: Row) -> str:
-    return cell(row.entry.get("method", "")) + f" (`{cell(row.bench['name'])}`)"
+def _method(row: Row, lang: str) -> str:
+    return _recorded(row.entry, "method", lang) + f" (`{cell(row.bench['name'])}`)"
 
 
 def _verdict_table(rows: list[Row], lang: str) -> list[str]:
     out = _table_head(lang, "verdict_columns")
     for row in rows:
         e, fig = row.entry, row.figure
-        out.append(_row([_quantity(row), cell(e.get("scale", say(lang, "not_stated"))), fmt(fig.value),
-                         ci_text(fig, lang), iqr_text(fig, lang), rounds_text(fig, lang), fmt(e.get("material")),
-                         cell(e.get("unit", "")), f"**{row.verdict.word_in(lang)}**", cell(row.verdict.why_in(lang)),
-                         _method(row)]))
+        out.append(_row([_quantity(row, lang), _recorded(e, "scale", lang, say(lang, "not_stated")), fmt(fig.value),
+                         ci_text(fig, lang), iqr_text(fig, lang), rounds_text(fig, lang),
+                         fmt(recorded(lang, e.get("material"))), _recorded(e, "unit", lang),
+                         f"**{row.verdict.word_in(lang)}**", cell(row.verdict.why_in(lang)), _method(row, lang)]))
     return out + [""]
 
 
@@ -131,22 +137,23 @@ def _context_table(rows: list[Row], lang: str) -> list[str]:
     out = _table_head(lang, "context_columns")
     for row in rows:
         e, fig = row.entry, row.figure
-        material = fmt(e.get("material")) + (f" ({e['hardware']})" if e.get("hardware") else "")
-        out.append(_row([_quantity(row), fmt(fig.value), ci_text(fig, lang), iqr_text(fig, lang),
-                         rounds_text(fig, lang), material, cell(e.get("unit", "")), cell(row.why_context(lang)),
-                         cell(e.get("scale", "")) + "; " + _method(row)]))
+        material = fmt(recorded(lang, e.get("material"))) + (f" ({e['hardware']})" if e.get("hardware") else "")
+        out.append(_row([_quantity(row, lang), fmt(fig.value), ci_text(fig, lang), iqr_text(fig, lang),
+                         rounds_text(fig, lang), material, _recorded(e, "unit", lang), cell(row.why_context(lang)),
+                         _recorded(e, "scale", lang) + "; " + _method(row, lang)]))
     return out + [""]
 
 
-def summary_table(table, name: str) -> list[str]:
+def summary_table(table, name: str, lang: str = "en") -> list[str]:
     """A benchmark's own summary table (``extra_info["table"]``: title, columns, rows, note)."""
     if not isinstance(table, dict) or not isinstance(table.get("columns"), list) or not isinstance(table.get("rows"), list):
         return []
-    out = [f"#### {cell(table.get('title', name))}", "",
-           "| " + " | ".join(cell(c) for c in table["columns"]) + " |",
+    title = recorded(lang, table["title"]) if "title" in table else name
+    out = [f"#### {cell(title)}", "",
+           "| " + " | ".join(cell(recorded(lang, c)) for c in table["columns"]) + " |",
            "|" + "---|" * len(table["columns"])]
-    out += ["| " + " | ".join(fmt(c) for c in row) + " |" for row in table["rows"] if isinstance(row, list)]
-    out += [""] + ([cell(table["note"]), ""] if table.get("note") else [])
+    out += ["| " + " | ".join(fmt(recorded(lang, c)) for c in row) + " |" for row in table["rows"] if isinstance(row, list)]
+    out += [""] + ([cell(recorded(lang, table["note"])), ""] if table.get("note") else [])
     return out
 
 
@@ -162,8 +169,9 @@ def claim_by_claim(judged: list[Row], context: list[Row], lang: str = "en") -> l
     out = [say(lang, "by_claim_title"), "", *_table_head(lang, "by_claim_columns")]
     for r in sorted(judged, key=lambda r: r.claim_id):
         device = f" ({cell(r.entry['device'])})" if r.entry.get("device") else ""
-        out.append(_row([f"`{r.claim_id}`", cell(r.entry.get("quantity", "")) + device, fmt(r.entry.get("material")),
-                         figure_text(r.figure, lang), cell(r.entry.get("unit", "")), f"**{r.verdict.word_in(lang)}**"]))
+        out.append(_row([f"`{r.claim_id}`", _recorded(r.entry, "quantity", lang) + device,
+                         fmt(recorded(lang, r.entry.get("material"))), figure_text(r.figure, lang),
+                         _recorded(r.entry, "unit", lang), f"**{r.verdict.word_in(lang)}**"]))
     return out + ["", say(lang, "by_claim_after", n=len(context)), ""]
 
 
@@ -252,9 +260,9 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
         out += [say(lang, "verdicts_none", where=where), ""]
     judged_benches = [b for b in data["benchmarks"] if any(r.bench is b for r in judged)]
     for bench in judged_benches:                # a benchmark's own table, where its rows are verdicts
-        out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
+        out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"], lang)
     for cid in sorted(by_claim):
-        out += _claim_heading(cid, claims.get(cid), lang) + _verdict_table(by_claim[cid], lang) + _details(by_claim[cid])
+        out += _claim_heading(cid, claims.get(cid), lang) + _verdict_table(by_claim[cid], lang) + _details(by_claim[cid], lang)
     ctx_by_claim: dict[str, list[Row]] = {}
     for r in context:
         ctx_by_claim.setdefault(r.claim_id, []).append(r)
@@ -263,12 +271,12 @@ def render_markdown(data: dict, source: pathlib.Path, chart: str | None, claims:
             "", say(lang, "context_gpu"), "", "```sh", GPU_COMMAND, "```", ""]
     for bench in data["benchmarks"]:
         if not any(bench is b for b in judged_benches):
-            out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"])
+            out += summary_table((bench.get("extra_info") or {}).get("table"), bench["name"], lang)
     if not ctx_by_claim:
         out += [say(lang, "context_none"), ""]
     for cid in sorted(ctx_by_claim):
         out += _claim_heading(cid, claims.get(cid), lang) + _context_table(ctx_by_claim[cid], lang)
-        out += _details(ctx_by_claim[cid])
+        out += _details(ctx_by_claim[cid], lang)
     out += _missing(data, rows, claims, benchmarks, lang)
     out += _all_benchmarks(data, rows, lang)
     return "\n".join(out)
