@@ -121,8 +121,9 @@ def test_the_catalog_has_no_clause_problem(claims):
     assert not found, f"{len(found)} clause problems, the first: {found[0]}"
 
 
-def test_show_lists_the_clauses_with_their_evidence(capsys):
+def test_show_lists_the_clauses_with_their_evidence(capsys, monkeypatch):
     from torchclaims import cli
+    monkeypatch.setenv("COLUMNS", "200")   # a spec's long name on one line
     assert cli.main(["show", MODEL, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "[storage-shared]: several tensors can share one storage" in out

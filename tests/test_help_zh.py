@@ -21,8 +21,9 @@ ENGLISH_RUN = re.compile(rf"{WORD}(?: +{WORD}){{2,}}")
 
 
 def _pages() -> dict[str, str]:
-    """Each command's and subcommand's help page under LANG=zh_CN.UTF-8, by its prog."""
-    pages = {}
+    """Each command's and subcommand's help page under LANG=zh_CN.UTF-8, by its prog (the parsers
+    these calls build: another test of the same process may have built others, e.g. gpu-check's)."""
+    pages, before = {}, len(Parser.built)
     for command in ["", *COMMANDS]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -30,7 +31,7 @@ def _pages() -> dict[str, str]:
                 cli.main([command, "--help"] if command else ["--help"])
             except SystemExit:
                 pass
-    every = list(Parser.built)
+    every = list(Parser.built[before:])
     for parser in list(every):   # the subcommands' parsers (workbook init, anchors propose...)
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
