@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import pathlib
 import tempfile
+from importlib import resources
 
 
 def _umask() -> int:
@@ -39,3 +40,9 @@ def replace_whole(tmp: str | os.PathLike, path: str | os.PathLike) -> None:
     """Rename the finished temporary file ``tmp`` over ``path``, with the usual mode."""
     os.chmod(tmp, 0o666 & ~_umask())
     os.replace(tmp, path)
+
+
+def page_file(name: str) -> str:
+    """A page's CSS or JavaScript, a package file under torchclaims/pages/ (read with
+    importlib.resources, so an installed package has it too)."""
+    return resources.files(__package__).joinpath("pages", name).read_text(encoding="utf-8")

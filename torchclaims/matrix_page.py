@@ -7,71 +7,12 @@ import html
 import json
 
 from . import matrix
+from .files import page_file
 from .strings import LANGS, VERDICT_KEYS, table as strings_table, text, translate
 
-HTML_STYLE = """
-body{font-family:system-ui,sans-serif;font-size:13px;margin:1em 2em}
-#table{overflow:auto;max-height:calc(100vh - 2em);max-width:100%;border:1px solid #ccc;overscroll-behavior-x:contain}
-table{border-collapse:separate;border-spacing:0}td,th{border:solid #ccc;border-width:0 1px 1px 0;padding:2px 2px;text-align:center}
-td.id,td.hist{text-align:left}td.hist{min-width:9em}th{position:sticky;top:0;background:#f4f4f4;z-index:2;font-size:11px;font-weight:600}
-td.id,th:first-child{position:sticky;left:0;background:#fff;z-index:1;border-right:2px solid #bbb}th:first-child{background:#f4f4f4;z-index:3}
-td.id{min-width:11em}td.id code,li{overflow-wrap:anywhere}
-@media (max-width:700px){body{margin:.6em}h1{font-size:1.4em}td.id{min-width:8em;max-width:10em}}
-.right{background:#dcefdc}.wrong{background:#f6d2d2}.partly{background:#fbe9c8}
-.not-applicable,.skipped{background:#f0f0f0;color:#777}.not-measurable{background:#e4ebf5;color:#456}.broken,.contradiction{background:#e0b0ff}
-td.flip{outline:3px solid #c00;font-weight:bold}td.unexpected:after{content:' ≠'}
-#filters{margin:1em 0;padding:.5em;background:#f8f8f8}#filters label{margin-right:1.5em}
-tr.detail td{text-align:left;background:#fffff4;white-space:normal}
-tr.detail .text{position:sticky;left:.5em;max-width:min(60em,calc(100vw - 5em))}
-button.more{font-size:11px}
-"""
+HTML_STYLE = page_file("history.css")
 
-HTML_SCRIPT = """
-const D = JSON.parse(document.getElementById('data').textContent);
-const $ = id => document.getElementById(id);
-const SYM = D.symbols;
-function esc(s){return String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));}
-function render(){
-  const topic = $('topic').value, verdict = $('verdict').value, changed = $('changed').checked, lang = $('lang').value;
-  const state = $('state').value;
-  const T = D.text[lang];
-  let shown = 0, html = '';
-  for (const row of D.rows){
-    if (topic && row.topic !== topic) continue;
-    if (verdict && row.verdict !== verdict) continue;
-    if (changed && !row.flips) continue;
-    if (state && !row.cells.some(cell => cell.material === state)) continue;
-    shown++;
-    const c = D.claims[row.id] || {};
-    html += `<tr class="claim" data-id="${esc(row.id)}"><td class="id"><code>${esc(row.id)}</code> `
-      + `<button class="more" aria-expanded="false">${T.more}</button></td><td>${esc(T.verdicts[row.verdict] || row.verdict)}</td>`
-      + `<td class="hist">${esc(lang === 'en' ? row.history : row['history_' + lang])}</td>`
-      + row.cells.map(cell => `<td class="${cell.material || ''}${cell.flip ? ' flip' : ''}${cell.unexpected ? ' unexpected' : ''}" `
-        + `title="${esc(cell.reason)}">${esc(SYM[cell.material || ''])}${cell.note ? '<sup>' + cell.note + '</sup>' : ''}</td>`).join('')
-      + `</tr><tr class="detail" hidden><td colspan="${3 + D.versions.length}"><div class="text">`
-      + `<b>${T.says}:</b> ${esc(c['says_' + lang] || '')}<br><b>${T.truth}:</b> ${esc(c['truth_' + lang] || '')}`
-      + `<br><b>${T.source}:</b> ${esc(c['source_' + lang] || '')}</div></td></tr>`;
-  }
-  $('rows').innerHTML = html;
-  $('count').textContent = T.shown.replace('{n}', shown).replace('{total}', D.rows.length);
-}
-document.addEventListener('click', e => {
-  if (!e.target.classList.contains('more')) return;
-  const detail = e.target.closest('tr').nextElementSibling;
-  detail.hidden = !detail.hidden;
-  e.target.setAttribute('aria-expanded', String(!detail.hidden));
-});
-function switchLang(){
-  const lang = $('lang').value;
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll('[data-en]')) el.textContent = el.dataset[lang];
-  for (const el of document.querySelectorAll('.l-en, .l-zh')) el.hidden = !el.classList.contains('l-' + lang);
-  render();
-}
-for (const id of ['topic', 'verdict', 'changed', 'state']) $(id).addEventListener('change', render);
-$('lang').addEventListener('change', switchLang);
-$('lang').value = D.lang; switchLang();
-"""
+HTML_SCRIPT = page_file("history.js")
 
 def page_texts(lang: str) -> dict:
     """What the page's script writes, in ``lang`` (strings.py: the ``mx:`` keys and the catalog words)."""

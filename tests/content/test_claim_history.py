@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from torchclaims import catalog, matrix
+from torchclaims import catalog, matrix, matrix_page
 from torchclaims.versions import in_range, parse
 
 REPORTS = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
@@ -140,6 +140,9 @@ def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tm
     committed = (catalog.ROOT / "reports" / "matrix.md").read_text(encoding="utf-8")
     assert committed == matrix.render_markdown(history, data, claims), (
         "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix --force")
+    for name, lang in (("matrix.html", "en"), ("matrix.zh-CN.html", "zh")):   # the pages, both languages inside
+        page = (catalog.ROOT / "reports" / name).read_text(encoding="utf-8")
+        assert page == matrix_page.render_html(history, data, claims, lang), f"reports/{name} is stale"
     committed_zh = (catalog.ROOT / "reports" / "matrix.zh-CN.md").read_text(encoding="utf-8")
     assert committed_zh == matrix.render_markdown(history, data, claims, lang="zh"), (
         "reports/matrix.zh-CN.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json --lang zh "

@@ -1,0 +1,74 @@
+"""Whatever a document or a catalog text holds (<script>, quotes, template braces), every HTML page
+the project writes shows it as text: the page's own scripts are its only scripts."""
+import dataclasses
+import html.parser
+import json
+
+import pytest
+
+from torchclaims import anchors, catalog, matrix, matrix_page, reader
+
+pytestmark = pytest.mark.e2e   # the reader's verdicts read the claim history with git
+
+HOSTILE = "</mark><script>alert('x')</script> \"quoted\" 'single' {{ 7 * 7 }} {% if x %} <img src=x onerror=alert(1)>"
+
+
+class _Tags(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.text = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parsed(page: str) -> _Tags:
+    found = _Tags()
+    found.feed(page)
+    return found
+
+
+def _inert(page: str, own_scripts: int = 2) -> None:
+    found = _parsed(page)
+    scripts = [attrs for tag, attrs in found.tags if tag == "script"]
+    assert len(scripts) == own_scripts, f"{len(scripts)} <script> elements, the page has {own_scripts} of its own"
+    assert not [tag for tag, attrs in found.tags if tag == "img" or any(k.startswith("on") for k in attrs)], (
+        "a tag or an event handler from the text became markup")
+    assert "{{ 7 * 7 }}" in page and "{% if x %}" in page, "template braces should reach the page as written"
+
+
+def test_the_readers_page_shows_a_hostile_document_as_text():
+    text = f"# A note\n\nview shares memory with its base. {HOSTILE}\n"
+    claims = catalog.load()
+    measured = reader.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, claims)
+    placed = anchors.place(text, [])
+    page = reader.render_html(text, "note <b>title</b>", placed, claims, measured, "en")
+    _inert(page)
+    assert "<b>title</b>" not in page and "&lt;b&gt;title&lt;/b&gt;" in page, "the title is text"
+
+
+def test_the_readers_data_block_cannot_close_its_script():
+    claims = catalog.load()
+    cid = "tensors.view-changes-only-metadata"
+    hostile = {**claims, cid: dataclasses.replace(claims[cid], truth=HOSTILE, truth_zh=HOSTILE)}
+    text = "view shares memory with its base."
+    placed = anchors.place(text, [anchors.make_anchor(cid, "own.txt", "", text, 0, len(text))])
+    measured = reader.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, hostile)
+    page = reader.render_html(text, "own", placed, hostile, measured, "en")
+    _inert(page)
+    blob = page.split("<script type='application/json' id='data'>", 1)[1].split("</script>", 1)[0]
+    assert json.loads(blob)["claims"][cid]["truth_en"] == HOSTILE, "the data block holds the text exactly"
+
+
+def test_the_history_page_shows_hostile_catalog_texts_as_text():
+    history = [json.loads(p.read_text(encoding="utf-8"))
+               for p in sorted((catalog.ROOT / "reports" / "claims").glob("torch-2.1[34]*.json"))]
+    claims = catalog.load()
+    cid = "tensors.view-changes-only-metadata"
+    hostile = {**claims, cid: dataclasses.replace(claims[cid], says=HOSTILE, says_zh=HOSTILE, truth=HOSTILE)}
+    for lang in ("en", "zh"):
+        page = matrix_page.render_html(history, matrix.build(history), hostile, lang)
+        _inert(page)
