@@ -72,3 +72,33 @@ def test_the_history_page_shows_hostile_catalog_texts_as_text():
     for lang in ("en", "zh"):
         page = matrix_page.render_html(history, matrix.build(history), hostile, lang)
         _inert(page)
+
+
+MARKUP = ("<html", "<div", "<span", "<script", "<style", "function ", "const ", "{margin", "{font", "display:")
+
+
+def _docstrings(tree) -> set[int]:
+    import ast
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def markup_literals(root=catalog.ROOT / "torchclaims") -> list[str]:
+    """Python string literals over one line that hold HTML, CSS or JavaScript (not docstrings)."""
+    import ast
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+                    and node.end_lineno > node.lineno and any(m in node.value for m in MARKUP)):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def test_no_html_css_or_javascript_in_a_python_string_over_one_line(tmp_path):
+    assert markup_literals() == [], "move it to torchclaims/pages/ (a package file)"
+    (tmp_path / "planted.py").write_text('STYLE = """\nbody{margin:0}\ndiv{display:none}\n"""\n', encoding="utf-8")
+    assert markup_literals(tmp_path) == [f"{tmp_path.name}/planted.py:1"]

@@ -8,6 +8,7 @@ last step for a file another library wrote (matplotlib's chart).
 """
 from __future__ import annotations
 
+import functools
 import os
 import pathlib
 import tempfile
@@ -46,3 +47,13 @@ def page_file(name: str) -> str:
     """A page's CSS or JavaScript, a package file under torchclaims/pages/ (read with
     importlib.resources, so an installed package has it too)."""
     return resources.files(__package__).joinpath("pages", name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def page_template(name: str):
+    """A page's Jinja2 template under torchclaims/pages/, autoescaped: what a document or a catalog
+    text holds reaches the page as text (``| safe`` only for the page's own CSS, JS and JSON)."""
+    import jinja2
+    environment = jinja2.Environment(loader=jinja2.PackageLoader(__package__, "pages"), autoescape=True,
+                                     keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    return environment.get_template(name)

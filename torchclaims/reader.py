@@ -15,7 +15,6 @@ document for a terminal instead, with the verdicts in the margin.
 """
 from __future__ import annotations
 
-import html
 import json
 import pathlib
 import shutil
@@ -23,7 +22,7 @@ import sys
 
 from . import anchors, catalog, documents, find, marks
 from .errors import Parser, UsageError
-from .files import page_file, write_whole
+from .files import page_file, page_template, write_whole
 from .measured import verdicts
 from .strings import LANGS, cell_width, default_lang, fill, section, text, translate, wrap, wrap_spans
 
@@ -97,57 +96,34 @@ def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) 
 
 def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict, measured: dict,
                 lang: str = "en") -> str:
-    e = html.escape
+    """The page (torchclaims/pages/reader.html, autoescaped): the document cut at every span, each
+    marked stretch carrying its claims innermost first and their span lengths."""
     spans = [(s, b, cid) for s, b, cid in _spans(placed) if cid in claims]
     ids = list(dict.fromkeys(cid for _, _, cid in sorted(spans)))
     heads = {start for _, start, _ in anchors.sections(doc_text)}
     body = []
     for a, b, covering in segments(len(doc_text), spans, heads):
-        piece = doc_text[a:b]
-        if a in heads:
-            body.append("<span class='sec'></span>")
+        piece = {"section": a in heads, "text": doc_text[a:b], "claims": ""}
         if covering:
             # innermost first: a tap opens the claim(s) whose own sentence is the shortest around it
             length = {cid: min(t - s for s, t, c in spans if c == cid and s <= a and b <= t) for cid in covering}
             covering = sorted(covering, key=lambda cid: (length[cid], SEVERITY.index(kind(measured, cid))))
             own = [cid for cid in covering if length[cid] == length[covering[0]]]
-            body.append(f"<mark class='v-{_worst(own, measured)}' tabindex='0' data-claims='{e(' '.join(covering))}' "
-                        f"data-lens='{' '.join(str(length[cid]) for cid in covering)}'>{e(piece)}</mark>")
-        else:
-            body.append(e(piece))
+            piece.update(kind=_worst(own, measured), claims=" ".join(covering),
+                         lens=" ".join(str(length[cid]) for cid in covering))
+        body.append(piece)
     documents = sorted({p.anchor.document for p in placed.placed})
     payload = {"lang": lang, "ui": UI, "torch": measured["torch"], "why": torch_why(measured),
                "versions": measured["versions"], "placed": len(ids),
                "claims": {cid: claim_payload(cid, claims, measured, documents[0] if len(documents) == 1 else None)
                           for cid in ids}}
-    counts = {k: sum(payload["claims"][cid]["kind"] == k for cid in ids) for k in SEVERITY}
-    topics = sorted({claims[cid].topic for cid in ids})
-    legend = "".join(f"<label><input type='checkbox' id='show-{k}' checked><span class='sw {k}'></span>"
-                     f"<span data-t='{k}'>{k}</span> ({counts[k]})</label>" for k in SEVERITY)
-    missing = "".join(f"<li>{e(line)}</li>" for line in missing_lines(placed, lang))
-    blob = json.dumps(payload, ensure_ascii=False).replace("</", "<\\/")
-    return "\n".join([
-        "<!doctype html>", f"<html lang='{lang}'><head><meta charset='utf-8'>",
-        f"<meta name='generator' content='{GENERATOR}'>",
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-        f"<title>{e(title)}</title><style>{STYLE}</style></head><body>",
-        f"<header id='head'><div class='row'><h1><span class='what'><span data-t='title'></span>: </span>{e(title)}</h1>",
-        "<button id='next' data-t='next'></button><span id='status' role='status'></span>",
-        "<button id='tools' data-ta='tools' aria-expanded='false' aria-controls='bar'>☰</button></div>",
-        "<div class='bar' id='bar'><span id='placed'></span><span id='measured'></span>",
-        f"<span><b data-t='legend'></b>: {legend}</span>",
-        "<label><span data-t='topic'></span> <select id='topic'><option value='' data-t='all'></option>"
-        + "".join(f"<option value='{e(t)}' data-en='{e(text('en', 'topic:' + t))}' data-zh='{e(text('zh', 'topic:' + t))}'>"
-                  f"{e(text(lang, 'topic:' + t))}</option>" for t in topics) + "</select></label>",
-        "<label><span data-t='lang'></span> <select id='lang'><option value='en'>English</option>"
-        "<option value='zh'>中文</option></select></label></div></header>",
-        f"<main><div id='doc'>{''.join(body)}</div>",
-        "<aside id='panel' hidden aria-live='polite'><div class='top'><button id='close'>✕ <span data-t='close'></span>"
-        "</button></div><div id='panel-body'></div></aside></main>",
-        "<section id='missing'><h2 data-t='missing'></h2>"
-        + (f"<ul>{missing}</ul>" if missing else "<p data-t='none_missing'></p>") + "</section>",
-        f"<script type='application/json' id='data'>{blob}</script><script>{SCRIPT}</script>",
-        "</body></html>", ""])
+    topics = [{"id": t, "en": text("en", "topic:" + t), "zh": text("zh", "topic:" + t), "shown": text(lang, "topic:" + t)}
+              for t in sorted({claims[cid].topic for cid in ids})]
+    return page_template("reader.html").render(
+        lang=lang, generator=GENERATOR, title=title, style=STYLE, script=SCRIPT, severity=SEVERITY,
+        counts={k: sum(payload["claims"][cid]["kind"] == k for cid in ids) for k in SEVERITY}, topics=topics,
+        body=body, missing=missing_lines(placed, lang),
+        data=json.dumps(payload, ensure_ascii=False).replace("</", "<\\/"))
 
 
 # ---------------------------------------------------------------- the terminal
