@@ -46,7 +46,7 @@ MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this p
 CHAIN_ENV = "TORCHCLAIMS_LEARN_CHAINED"   # set by `workbook learn`/`watch`: they run the next lesson themselves
 PROGRESS_FILE = ".torchclaims-progress.json"
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C (128 + SIGINT)
-STUB_MARK = 'raise NotImplementedError("'   # a stub is this one line, naming its function (either language)
+STUB_MARK = 'raise NotImplementedError("Lesson '
 HEAVY = ("slow", "compile", "distributed", "gpu")
 
 
@@ -228,13 +228,11 @@ def _body_span(node) -> tuple[int, int, int]:
     return first.lineno, body[-1].end_lineno, first.col_offset
 
 
-def stub_line(lesson: Lesson, qualified: str, lang: str = "en") -> str:
-    """The body of a function the learner writes: one line, its message in the learner's language."""
-    message = text(lang, "stub", label=lesson.label_in(lang), function=qualified)
-    return f"raise NotImplementedError({json.dumps(message, ensure_ascii=False)})"
+def stub_line(lesson: Lesson, qualified: str) -> str:
+    return f'raise NotImplementedError("{lesson.label}: write {qualified}")'
 
 
-def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str, lang: str = "en") -> str:
+def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str) -> str:
     """``source`` with the body of each (qualified name, lesson) replaced by the stub line."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
@@ -243,7 +241,7 @@ def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str, l
         _, parts = _split(qualified)
         node = _locate(tree, parts, qualified)
         first, last, col = _body_span(node)
-        spans.append((first, last, " " * col + stub_line(lesson, qualified, lang) + "\n"))
+        spans.append((first, last, " " * col + stub_line(lesson, qualified) + "\n"))
     for first, last, replacement in sorted(spans, reverse=True):  # bottom up, so line numbers stay valid
         lines[first - 1:last] = [replacement]
     out = "".join(lines)
@@ -260,12 +258,11 @@ def exercises_by_module(lessons: list[Lesson]) -> dict[str, list[tuple[str, Less
 
 
 def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
-                   reference: pathlib.Path = REFERENCE_DIR, lang: str = "en") -> tuple[list[str], list[str]]:
+                   reference: pathlib.Path = REFERENCE_DIR) -> tuple[list[str], list[str]]:
     """Write the workbook files that do not exist yet; return (written, kept) file names.
 
     ``stubbed``: the lessons whose functions become stubs (default: all); the other
     lessons keep the reference body (the tooling tests use this for "solved up to L").
-    ``lang``: the language of the stubs' messages.
     """
     stubbed = lessons if stubbed is None else stubbed
     by_module = exercises_by_module(list(stubbed))
@@ -278,7 +275,7 @@ def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
             continue
         text = src.read_text(encoding="utf-8")
         exercises = by_module.get(src.stem, [])
-        write_whole(target, stub_source(text, exercises, src.stem, lang) if exercises else text)
+        write_whole(target, stub_source(text, exercises, src.stem) if exercises else text)
         written.append(src.name)
     return written, kept
 
@@ -296,7 +293,7 @@ def is_stub(root: pathlib.Path, qualified: str) -> bool:
     except LookupError:
         return False
     body = "\n".join(lines[first - 1:last]).strip()
-    return body.startswith(STUB_MARK) and qualified in body and first == last
+    return body.startswith(STUB_MARK) and first == last
 
 
 # ------------------------------------------------------------------ progress
