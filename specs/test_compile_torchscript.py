@@ -136,17 +136,19 @@ def test_script_accepts_list_append_and_dict_keys():
     torch.testing.assert_close(scripted(x), model(x), msg="scripted list.append/dict.keys module differs from eager")
 
 
+class _Guarded(nn.Module):
+    """A forward with a try/except block, which torch.jit.script refuses."""
+    def forward(self, x):
+        try:
+            return x + 1
+        except ValueError:
+            return x
+
+
 @pytest.mark.claim("compile.jit-script-rejects-list-append")
 def test_script_rejects_try_lambda_and_variadic_arguments():
     """Material: the constructs jit.script refuses are list.append and dict.keys().
     True: what it refuses are others: a try block, a lambda, a forward taking **kwargs."""
-    class Guarded(nn.Module):
-        def forward(self, x):
-            try:
-                return x + 1
-            except ValueError:
-                return x
-
     class WithLambda(nn.Module):
         def forward(self, x):
             add_one = lambda t: t + 1
@@ -156,7 +158,7 @@ def test_script_rejects_try_lambda_and_variadic_arguments():
         def forward(self, x, **options):
             return x
 
-    for module, fragment in ((Guarded(), "try"), (WithLambda(), "Lambda"), (Variadic(), "variable number")):
+    for module, fragment in ((_Guarded(), "try"), (WithLambda(), "Lambda"), (Variadic(), "variable number")):
         with pytest.raises(torch.jit.frontend.NotSupportedError, match=fragment):
             _quiet(torch.jit.script, module)
             pytest.fail(f"torch.jit.script({type(module).__name__}()) scripted, but should refuse it")
@@ -184,15 +186,8 @@ def test_script_rejects_python_it_cannot_express():
         f"torch.jit.script(scale).graph is a {type(scripted.graph).__name__} with input types {types}, "
         "but should be TorchScript's own graph typed (Tensor, int)")
 
-    class Guarded(nn.Module):
-        def forward(self, x):
-            try:
-                return x + 1
-            except ValueError:
-                return x
-
     with pytest.raises(torch.jit.frontend.UnsupportedNodeError, match="try"):
-        _quiet(torch.jit.script, Guarded())
+        _quiet(torch.jit.script, _Guarded())
 
 
 @pytest.mark.claim("compile.jit-trace-save-load")
