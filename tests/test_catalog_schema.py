@@ -63,7 +63,25 @@ def test_a_bad_verdict_is_reported(tmp_path):
         catalog.load(write(tmp_path, {**GOOD, "verdict": "true"}))
 
 
+def test_a_claim_of_the_wider_world_cites_its_tutorials_by_address(tmp_path):
+    entry = {**GOOD, "source": ["https://example.org/post.html §Saving a model", "https://example.net/notes.md",
+                                "https://example.org/post.html §Loading"]}
+    claim = catalog.load(write(tmp_path, entry))["tensors.view-shares-storage"]
+    assert claim.tutorials == ("https://example.org/post.html", "https://example.net/notes.md")
+    assert claim.seed_sources == ()
+    assert claim.source_brief() == "found in 2 tutorials" and claim.source_brief("zh") == "见于 2 篇教程"
+    assert claim.source_labels() == "found in 2 tutorials: https://example.org/post.html, https://example.net/notes.md"
+
+
+def test_a_claim_of_the_four_documents_names_no_tutorials(tmp_path):
+    claim = catalog.load(write(tmp_path, GOOD))["tensors.view-shares-storage"]
+    assert claim.tutorials == () and claim.seed_sources == claim.source
+    assert "tutorial" not in claim.source_labels()
+
+
 @pytest.mark.parametrize("source", [
+    "https:// §x",                        # an address with nothing in it
+    "see https://example.org/post",      # not an address
     "001_nonexistent.txt §2.1",          # names no seed file
     "000_9a03721c87560f23.txt",          # no section
     "000_9a03721c87560f23.txt section 2",

@@ -366,7 +366,7 @@ def at_offsets(text: str, anchor: Anchor) -> bool:
 def cited(claim: catalog.Claim) -> list[tuple[str, str]]:
     """(document, section) of each source of the claim, in order."""
     out = []
-    for source in claim.source:
+    for source in claim.seed_sources:
         document, _, section = source.partition(" §")
         out.append((document, section))
     return list(dict.fromkeys(out))

@@ -81,7 +81,7 @@ def _document_text(document: str) -> str:
 
 
 def _documents_of(claim: catalog.Claim, only: str | None) -> list[str]:
-    docs = list(dict.fromkeys(s.partition(" ")[0] for s in claim.source))
+    docs = list(dict.fromkeys(s.partition(" ")[0] for s in claim.seed_sources))
     if only:
         if only not in docs:
             raise UsageError(f"{claim.id} does not cite {only}; it cites {', '.join(docs)}")

@@ -14,6 +14,7 @@ import re
 import tomllib
 
 from . import clauses as clause_data
+from . import strings
 from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -72,10 +73,15 @@ DOCUMENTS = {d.file: d for d in (
 
 
 def _split_source(source: str) -> tuple[str, str]:
-    match = SOURCE_RE.match(source)
+    match = SOURCE_RE.match(source) or TUTORIAL_RE.match(source)
     if not match:
         return source, ""
-    return match["file"], match["section"]
+    return match["file"], match["section"] or ""
+
+
+def is_tutorial(source: str) -> bool:
+    """A source that is a tutorial from the wider world (its address), not one of the four documents."""
+    return bool(TUTORIAL_RE.match(source))
 
 
 def source_label(source: str, lang: str = "en", with_file: bool = False) -> str:
@@ -136,6 +142,9 @@ OPTIONAL = (
 # marker says it (links.bench_links reads it).
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_RE = re.compile(r"^(?P<file>\S+\.txt) §(?P<section>\d+(?:\.\d+)*)$")
+# A claim the wider world makes (issue #41) cites the tutorials that make it: "ADDRESS §section",
+# the section as the tutorial titles it (optional).
+TUTORIAL_RE = re.compile(r"^(?P<file>https?://\S+)(?: §(?P<section>\S.*))?$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -264,10 +273,30 @@ class Claim:
     def source_text(self) -> str:
         return "; ".join(self.source)
 
+    @property
+    def seed_sources(self) -> tuple[str, ...]:
+        """The sources among the four documents (the ones anchors place)."""
+        return tuple(s for s in self.source if not is_tutorial(s))
+
+    @property
+    def tutorials(self) -> tuple[str, ...]:
+        """The addresses of the tutorials that make the claim (a claim of the wider world), in order."""
+        return tuple(dict.fromkeys(_split_source(s)[0] for s in self.source if is_tutorial(s)))
+
+    def tutorials_label(self, lang: str = "en", with_addresses: bool = True) -> str:
+        """"found in 3 tutorials: ADDRESS, ADDRESS, ADDRESS" (empty for a claim of the four documents)."""
+        if not self.tutorials:
+            return ""
+        head = strings.text(lang, "found_in_tutorials", n=len(self.tutorials))
+        if not with_addresses:
+            return head
+        return head + ("：" if lang == "zh" else ": ") + ", ".join(self.tutorials)
+
     def source_labels(self, lang: str = "en", with_file: bool = False) -> str:
-        """Every source, named (see ``source_label``), the sections of one document together."""
+        """Every source, named (see ``source_label``), the sections of one document together;
+        the tutorials of a claim of the wider world as "found in N tutorials: ..."."""
         by_file: dict[str, list[str]] = {}
-        for source in self.source:
+        for source in self.seed_sources:
             file, section = _split_source(source)
             by_file.setdefault(file, []).append(section)
         sep = "，" if lang == "zh" else ", "
@@ -277,16 +306,25 @@ class Claim:
             if sections[0] and file in DOCUMENTS:
                 label += "".join(f"{sep}§{section}" for section in sections[1:])
             labels.append(label + (f" [{file}]" if with_file and file in DOCUMENTS else ""))
+        if self.tutorials:
+            labels.append(self.tutorials_label(lang))
         return "; ".join(labels)
+
+    def source_brief(self, lang: str = "en") -> str:
+        """The sources for a table, sections grouped by document: "004 §1 §3.1; 002 §2.1";
+        a claim's tutorials as "found in N tutorials"."""
+        by_doc: dict[str, list[str]] = {}
+        for source in self.seed_sources:
+            number, _, section = source_short(source).partition(" ")
+            by_doc.setdefault(number, []).append(section)
+        parts = [" ".join([number, *filter(None, sections)]) for number, sections in by_doc.items()]
+        if self.tutorials:
+            parts.append(self.tutorials_label(lang, with_addresses=False))
+        return "; ".join(parts)
 
     @property
     def source_short(self) -> str:
-        """The sources for a table, sections grouped by document: "004 §1 §3.1; 002 §2.1"."""
-        by_doc: dict[str, list[str]] = {}
-        for source in self.source:
-            number, _, section = source_short(source).partition(" ")
-            by_doc.setdefault(number, []).append(section)
-        return "; ".join(" ".join([number, *filter(None, sections)]) for number, sections in by_doc.items())
+        return self.source_brief("en")
 
 
 def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
@@ -313,8 +351,10 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
         problems.append(f"{here}: empty source")
     for source in sources:
         match = SOURCE_RE.match(source) if isinstance(source, str) else None
+        if isinstance(source, str) and TUTORIAL_RE.match(source):
+            continue
         if not match:
-            problems.append(f"{here}: source {source!r} must read 'SEEDFILE.txt §N.N'")
+            problems.append(f"{here}: source {source!r} must read 'SEEDFILE.txt §N.N' or 'https://... §section'")
         elif match["file"] not in SEED_FILES:
             problems.append(f"{here}: source {source!r} names no seed file")
     for field in ("says", "says_zh", "truth", "truth_zh"):

@@ -71,7 +71,7 @@ def _claims_table(claims, lang) -> None:
         id_w = max((len(c.id) for c in claims), default=2)
         verdict_w = max([cell_width(text(lang, key)) for key in ("verdict",)]
                         + [cell_width(text(lang, c.verdict)) for c in claims])
-        source_w = max([cell_width(text(lang, "source"))] + [cell_width(c.source_short) for c in claims])
+        source_w = max([cell_width(text(lang, "source"))] + [cell_width(c.source_brief(lang)) for c in claims])
         long_w = max(20, (console.width - id_w - verdict_w - source_w - 16) // 2)   # 5 columns: borders, padding
         table = Table(show_lines=True)
         table.add_column(text(lang, "col_id"), no_wrap=True, min_width=id_w)
@@ -81,7 +81,7 @@ def _claims_table(claims, lang) -> None:
         table.add_column(text(lang, "source"), no_wrap=True)
         for c in claims:
             table.add_row(Text(c.id), text(lang, c.verdict), *(Text("\n".join(wrap(c.text(key, lang), long_w)))
-                                                            for key in ("says", "truth")), Text(c.source_short))
+                                                            for key in ("says", "truth")), Text(c.source_brief(lang)))
         console.print(table)
         return
     import io
@@ -92,7 +92,7 @@ def _claims_table(claims, lang) -> None:
     pad = max(cell_width(label) for label in labels.values())
     for c in claims:
         blocks.print(Text(c.id, style="bold"), no_wrap=True, crop=False, overflow="ignore")
-        for key, value in (("verdict", verdict_word(lang, c.verdict)), ("source", c.source_short),
+        for key, value in (("verdict", verdict_word(lang, c.verdict)), ("source", c.source_brief(lang)),
                            ("says", c.text("says", lang)), ("truth", c.text("truth", lang))):
             lead = labels[key] + " " * (pad - cell_width(labels[key]))
             for line in wrap(lead + value, console.width, " " * pad):
@@ -170,9 +170,13 @@ def cmd_show(args) -> int:
         for line in wrap(f"  {label}{say}{value}", width, "    "):
             print(line)
     print(f"{c.id}  [{text(lang, 'verdict')}{say}{verdict_word(lang, c.verdict)}]")
-    for source in c.source:
+    for source in c.seed_sources:
         file, _, _ = source.partition(" ")
         hang(text(lang, "source"), f"{catalog.source_label(source, lang)}  ({file})")
+    if c.tutorials:
+        hang(text(lang, "source"), c.tutorials_label(lang, with_addresses=False))
+        for address in c.tutorials:
+            print(f"    {address}")
     hang(text(lang, "says"), c.text("says", lang))
     hang(text(lang, "truth"), c.text("truth", lang))
     if c.clauses:

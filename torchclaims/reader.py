@@ -83,8 +83,9 @@ def torch_why(measured: dict) -> dict | None:
 def claim_payload(cid: str, claims: dict, measured: dict, document: str | None) -> dict:
     c = claims[cid]
     info = measured["claims"].get(cid, {})
-    sources = [s for s in c.source if document is None or s.startswith(document + " ")] or list(c.source)
-    label = {lang: "; ".join(catalog.source_label(s, lang, with_file=True) for s in sources) for lang in ("en", "zh")}
+    sources = [s for s in c.seed_sources if document is None or s.startswith(document + " ")] or list(c.seed_sources)
+    label = {lang: "; ".join([catalog.source_label(s, lang, with_file=True) for s in sources]
+                             + ([c.tutorials_label(lang)] if c.tutorials else [])) for lang in ("en", "zh")}
     return {"topic": c.topic, "verdict": c.verdict, "kind": kind(measured, cid),
             "verdict_en": c.verdict, "verdict_zh": text("zh", c.verdict),
             "says_en": c.says, "says_zh": c.says_zh, "truth_en": c.truth, "truth_zh": c.truth_zh,

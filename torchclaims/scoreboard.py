@@ -122,7 +122,7 @@ def _claim_lines(console, shown, t, lang, detail) -> None:
         style = STYLES[o.outcome]
         lead = (f"  [{style}]{_pad(SYMBOLS[o.outcome], 3)}[/{style}] {_pad(o.claim.id, id_width)} "
                 f"{_pad(t['m:' + o.material], verdict_width)} ")
-        _hang(console, lead, o.claim.source_short)
+        _hang(console, lead, o.claim.source_brief(lang))
         if detail:
             for line in claim_text(o.claim, lang).splitlines():
                 _hang(console, "        ", escape(line))

@@ -16,6 +16,7 @@ EN = {
         "skipped": "skipped",
         # ------------------------------------------------ claim texts
         "says": "the material says", "truth": "what is true", "source": "source",
+        "found_in_tutorials": "found in {n} {n:tutorial|tutorials}",
         "as_written": "this spec encodes the material's statement, which is wrong",
         "versions": "the material holds on torch", "refs": "ref", "specs": "specs", "specs_none": "specs: none",
         "spec_as_written": "as written: expected to fail",

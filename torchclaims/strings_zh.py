@@ -11,6 +11,7 @@ ZH = {
         "reproduced": "已复现", "changed": "已改变", "broken": "用例损坏", "not-applicable": "不适用",
         "skipped": "跳过",
         "says": "资料的说法", "truth": "实际情况", "source": "出处",
+        "found_in_tutorials": "见于 {n} 篇教程",
         "as_written": "此用例按资料原意编写，而资料的说法有误",
         "versions": "资料成立的版本", "refs": "参考", "specs": "用例", "specs_none": "用例：无",
         "spec_as_written": "按原文编写：预期失败",
