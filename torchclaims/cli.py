@@ -13,7 +13,7 @@ import pathlib
 import shutil
 import sys
 
-from . import anchors, catalog, links as _links, lint, outcomes
+from . import anchors, catalog, links as _links, lint, outcomes, survey
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
 from .strings import cell_width, default_lang, os_error, text, usage_line, verdict_from_word, wrap
@@ -268,6 +268,8 @@ def cmd_check(args) -> int:
     problems += [str(f) for f in lint.all_findings(claims)]
     # anchors: each claim placed in the documents it cites, checked against them when present
     problems += anchors.problems(claims)
+    # the survey of real tutorials: each statement's claim in the catalog, each source a tutorial read
+    problems += list(survey.load(claims=claims).problems)
     for p in problems:
         print(p)
     lang = default_lang()
