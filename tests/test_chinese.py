@@ -115,14 +115,30 @@ def project_lines(command: list[str], out: str) -> list[str]:
     if command[0] == "workbook":   # pytest's own lines (its progress dots and the summary line) are not ours
         out = "\n".join(line for line in out.splitlines()
                          if not re.fullmatch(r"[.FEsx]*|=*\s*\d+ (failed|passed).*", line.strip()))
-    if command[0] == "matrix":   # the notes are the specs' own skip reasons, recorded in English by the run
-        out = out.split("## 注释")[0]
-        if "--compare" in command:   # so is the reason closing a claim measured in one run only
-            out = re.sub(r"（[^（）]*（?[^（）]*）?[^（）]*）$", "", out, flags=re.M)
     if command[0] == "read":   # the document is the reader's own: only the project's lines
         return [line.split("│", 1)[1] for line in out.splitlines()
                 if "│" in line and line.split("│", 1)[1].startswith(("  [", "      "))] + out.splitlines()[:2]
     return out.splitlines()
+
+
+def test_every_version_reason_of_the_committed_reports_has_its_chinese():
+    """The notes of the Chinese matrix carry the specs' own reasons (what a release lacks):
+    each one the reports record is in strings_reasons_zh, so the note is Chinese throughout."""
+    import json
+    from torchclaims import strings
+    from torchclaims.strings_reasons_zh import REASONS
+    reasons = set()
+    for path in sorted((ROOT / "reports" / "claims").glob("torch-*.json")):
+        for text in re.findall(r'"reason": "((?:[^"\\]|\\.)*)"', path.read_text(encoding="utf-8")):
+            text = json.loads(f'"{text}"')
+            for key in ("skip_na", "skip_nm"):
+                found = strings._patterns()[key].match(text)
+                if found:
+                    reasons.add(found["why"])
+    assert reasons, "no version reason found in the reports: the check could not fail"
+    missing = sorted(reasons - set(REASONS))
+    assert not missing, f"version reasons without Chinese (torchclaims/strings_reasons_zh.py): {missing}"
+    assert all(re.search(r"[\u4e00-\u9fff]", zh) for zh in REASONS.values())
 
 
 def test_the_checker_flags_a_lone_english_word_the_project_wrote():

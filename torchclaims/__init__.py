@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 LAYERS = {
     # 0 base: the catalog, the claim links, the strings, files and documents everything reads
     "__init__": 0, "errors": 0, "versions": 0, "catalog": 0, "links": 0, "impl": 0, "measure": 0,
-    "strings": 0, "strings_en": 0, "strings_zh": 0, "strings_help_zh": 0,
+    "strings": 0, "strings_en": 0, "strings_zh": 0, "strings_help_zh": 0, "strings_reasons_zh": 0,
     "optional": 0, "files": 0, "forked": 0, "anchors": 0, "segment": 0, "documents": 0,
     "clauses": 0, "survey": 0,
     # 1 results: what a run found, the faults, the lessons, the finder's marks of a document

@@ -19,6 +19,7 @@ import string
 import unicodedata
 
 from . import strings_en, strings_zh
+from .strings_reasons_zh import REASONS as REASONS_ZH
 
 LANGS = ("en", "zh")
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
@@ -243,6 +244,8 @@ def translate(lang: str, message: str) -> str:
             fields = found.groupdict()
             if key == "stub" and (label := re.fullmatch(r"Lesson (\d+) \((.+)\)", fields["label"])):
                 fields["label"] = text(lang, "lesson_label", number=label[1], name=label[2])
+            if key in ("skip_na", "skip_nm") and lang == "zh":   # the spec's own reason, from its table
+                fields["why"] = REASONS_ZH.get(fields["why"], fields["why"])
             return text(lang, key, **fields)
     return message
 
