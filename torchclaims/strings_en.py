@@ -296,6 +296,14 @@ EN = {
 BENCH = {
         "exact": "exact", "ci_none": "none (too few rounds)", "noisy_mark": "(noisy)", "one_exact": "1 (exact)",
         "not_measured": "not measured",
+        # the chart (bench/chart.py): its panels, axes, legend and title
+        "chart_ratio": "Ratios: speed-ups and size ratios", "chart_ratio_axis": "x (1 = no difference)",
+        "chart_percent": "Savings and overheads", "chart_percent_axis": "% (0 = no difference)",
+        "chart_memory": "Memory", "chart_memory_axis": "MiB (log scale)",
+        "chart_latency": "Latency", "chart_latency_axis": "seconds (log scale)",
+        "chart_measured": "measured: {word} (95% CI)", "chart_material": "material's figure",
+        "chart_bound": "material's bound (> or <)", "chart_context": "context",
+        "chart_title": "Measured here (median, 95% CI) vs the material (torch {torch}; blue = other hardware, context only)",
         "word_agrees": "agrees", "word_weaker": "weaker", "word_stronger": "stronger", "word_holds": "holds",
         "word_contradicts": "contradicts", "word_inconclusive": "inconclusive", "word_higher": "higher",
         "word_lower": "lower", "word_differs": "differs", "word_measured": "measured",

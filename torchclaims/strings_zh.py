@@ -265,6 +265,13 @@ ZH = {
 BENCH = {
         "exact": "精确值", "ci_none": "无（轮数太少）", "noisy_mark": "（噪声大）", "one_exact": "1（精确值）",
         "not_measured": "未测得",
+        "chart_ratio": "比值：加速比与大小之比", "chart_ratio_axis": "倍数（1 = 没有差别）",
+        "chart_percent": "节省与开销", "chart_percent_axis": "%（0 = 没有差别）",
+        "chart_memory": "内存", "chart_memory_axis": "MiB（对数刻度）",
+        "chart_latency": "延迟", "chart_latency_axis": "秒（对数刻度）",
+        "chart_measured": "实测：{word}（95% 置信区间）", "chart_material": "资料的数字",
+        "chart_bound": "资料给出的界限（> 或 <）", "chart_context": "仅作背景",
+        "chart_title": "本机实测（中位数，95% 置信区间）与资料的数字对照（torch {torch}；蓝色 = 其他硬件，仅作背景）",
         "word_agrees": "相符", "word_weaker": "偏弱", "word_stronger": "偏强", "word_holds": "成立",
         "word_contradicts": "相矛盾", "word_inconclusive": "无法判定", "word_higher": "偏高",
         "word_lower": "偏低", "word_differs": "不同", "word_measured": "已测量",

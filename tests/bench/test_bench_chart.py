@@ -22,3 +22,20 @@ def test_the_chart_has_one_panel_per_kind_of_quantity_with_intervals(tmp_path):
     assert chart.render_chart(rows, tmp_path / "chart.png", "2.14.1")
     assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
+
+
+def test_the_chinese_chart_speaks_chinese(tmp_path):
+    """The Chinese report's chart: its panels, legend and title from the string table, a recorded
+    quantity in its Chinese (recorded_zh), drawn with a CJK font (CI installs fonts-noto-cjk)."""
+    from torchclaims.bench.recorded_zh import RECORDED
+    from torchclaims.strings import text
+    quantity = next(q for q in RECORDED if "{" not in q)
+    data = results_file([pair(2.0, quantity=quantity)])
+    rows = bench_rows.build_rows(data, {})
+    [point] = chart.chart_points(rows, "zh")["ratio"]
+    assert point["label"].replace("\n", "").startswith(RECORDED[quantity].replace("\n", "")[:10])
+    assert text("zh", "bench_chart_title", torch="2.14.1") != text("en", "bench_chart_title", torch="2.14.1")
+    if chart.cjk_font() is None:
+        pytest.skip("needs a font with CJK glyphs (fonts-noto-cjk) to draw the Chinese chart")
+    assert chart.render_chart(rows, tmp_path / "chart.png", "2.14.1", "zh")
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

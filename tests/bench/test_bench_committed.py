@@ -49,7 +49,7 @@ def test_the_committed_report_is_what_the_command_makes_of_the_committed_results
     python -m torchclaims bench-report reports/bench/cpu.json -o reports/bench --lang en, then --lang zh)."""
     drawn = []
 
-    def chart(rows, path, version):   # the chart is not compared: only the text regenerates exactly
+    def chart(rows, path, version, lang="en"):   # the chart is not compared: only the text regenerates exactly
         drawn.append(rows)
         path.write_bytes(b"not a chart")
         return True
@@ -81,7 +81,7 @@ def test_the_chart_and_the_report_read_the_rows_built_once(tmp_path, monkeypatch
     built, drawn, written = [], [], []
     real_build, real_render = command.build_rows, command.render_markdown
     monkeypatch.setattr(command, "build_rows", lambda *a, **k: built.append(real_build(*a, **k)) or built[-1])
-    monkeypatch.setattr(command, "render_chart", lambda rows, path, version: drawn.append(rows) or False)
+    monkeypatch.setattr(command, "render_chart", lambda rows, path, version, lang="en": drawn.append(rows) or False)
     monkeypatch.setattr(command, "render_markdown",
                         lambda *a, **k: written.append(k["rows"]) or real_render(*a, **k))
     monkeypatch.setattr(markdown, "build_rows", lambda *a, **k: pytest.fail("a second build of the rows"))

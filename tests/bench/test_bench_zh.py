@@ -15,7 +15,7 @@ NAMES = {"IQR", "CPU", "GPU", "CUDA", "NVIDIA", "GeForce", "RTX", "Instinct", "H
          "torch", "compile", "eager", "torchvision", "pytest", "benchmark", "json", "JSON", "TORCHCLAIMS_BENCH_ROUNDS",
          "TORCHCLAIMS_BENCH_SMOKE", "proc", "stat", "utils", "Timer", "gpu", "only", "ResNet", "bench",
          "report", "md", "zh", "CN", "lang", "python", "m", "torchclaims", "show", "cid", "x", "images", "s", "GB",
-         "UTC", "ID", "RTX 3090", "V100"}
+         "UTC", "ID", "RTX 3090", "V100", "MiB"}
 
 
 def _latin_words(template: str) -> set[str]:
@@ -73,7 +73,7 @@ def test_the_locale_chooses_the_chinese_report_and_its_own_file(tmp_path, monkey
     source = tmp_path / "r.json"
     source.write_text(__import__("json").dumps(results_file([pair(2.0, claim="tensors.empty-faster-than-zeros")])),
                       encoding="utf-8")
-    monkeypatch.setattr(command, "render_chart", lambda rows, path, version: False)
+    monkeypatch.setattr(command, "render_chart", lambda rows, path, version, lang="en": False)
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     assert command.main([str(source), "-o", str(tmp_path / "out")]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.zh-CN.md"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 import textwrap
 
+from .phrases import recorded, say
 from .rows import Row
 from .rule import BOUND
 from .statistics import number
@@ -12,12 +13,14 @@ from .statistics import number
 _MEMORY = {"B": 1 / 2**20, "KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0, "kB": 1e3 / 2**20, "MB": 1e6 / 2**20,
            "GB": 1e9 / 2**20}
 _TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6}
-PANELS = (  # (key, title, axis label, log scale)
-    ("ratio", "Ratios: speed-ups and size ratios", "x (1 = no difference)", True),
-    ("percent", "Savings and overheads", "% (0 = no difference)", False),
-    ("memory", "Memory", "MiB (log scale)", True),
-    ("latency", "Latency", "seconds (log scale)", True),
+PANELS = (  # (key, log scale): each panel's title and axis label are strings (bench_chart_KEY, _axis)
+    ("ratio", True),
+    ("percent", False),
+    ("memory", True),
+    ("latency", True),
 )
+# a Chinese chart needs a font with CJK glyphs (CI installs fonts-noto-cjk); the first one found is used
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC", "WenQuanYi Zen Hei", "SimHei")
 COLOURS = {"agrees": "tab:green", "holds": "tab:green", "weaker": "tab:orange", "stronger": "tab:brown",
            "higher": "tab:orange", "lower": "tab:orange", "contradicts": "tab:red",
            "inconclusive": "tab:gray", "context": "tab:blue"}
@@ -36,15 +39,15 @@ def panel_of(unit: str) -> tuple[str, float] | None:
     return None
 
 
-def chart_points(rows: list[Row]) -> dict[str, list[dict]]:
-    """What the chart draws, panel by panel (tested without matplotlib)."""
+def chart_points(rows: list[Row], lang: str = "en") -> dict[str, list[dict]]:
+    """What the chart draws, panel by panel, its labels in ``lang`` (tested without matplotlib)."""
     panels: dict[str, list[dict]] = {}
     for r in rows:
         where = panel_of(str(r.entry.get("unit", "")))
         if where is None or r.figure.value is None:
             continue
         key, factor = where
-        log = next(p[3] for p in PANELS if p[0] == key)
+        log = dict(PANELS)[key]
         value = r.figure.value * factor
         if log and value <= 0:
             continue
@@ -52,7 +55,8 @@ def chart_points(rows: list[Row]) -> dict[str, list[dict]]:
         material = number(r.entry.get("material"))
         bound = BOUND.match(r.entry["material"]) if isinstance(r.entry.get("material"), str) else None
         word = "context" if r.verdict is None else r.verdict.word
-        label = textwrap.fill(f"{r.entry.get('quantity') or r.bench['name']}", 58)
+        quantity = recorded(lang, r.entry.get("quantity")) if r.entry.get("quantity") else r.bench["name"]
+        label = textwrap.fill(str(quantity), 30 if lang == "zh" else 58)
         panels.setdefault(key, []).append(dict(
             label=f"{label}\n[{r.claim_id}]", value=value, low=low * factor, high=high * factor,
             material=None if material is None else material * factor,
@@ -61,9 +65,22 @@ def chart_points(rows: list[Row]) -> dict[str, list[dict]]:
     return panels
 
 
-def render_chart(rows: list[Row], path: pathlib.Path, torch_version: str = "") -> bool:
-    """One panel per kind of quantity; False where nothing numeric can be drawn."""
-    panels = chart_points(rows)
+def cjk_font() -> str | None:
+    """The first of CJK_FONTS matplotlib finds here, or None."""
+    from matplotlib import font_manager
+    for name in CJK_FONTS:
+        try:
+            font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
+        except ValueError:
+            continue
+        return name
+    return None
+
+
+def render_chart(rows: list[Row], path: pathlib.Path, torch_version: str = "", lang: str = "en") -> bool:
+    """One panel per kind of quantity, its words in ``lang``; False where nothing numeric can be
+    drawn, or for a Chinese chart where no font here has CJK glyphs."""
+    panels = chart_points(rows, lang)
     if not panels:
         return False
     import matplotlib
@@ -71,12 +88,21 @@ def render_chart(rows: list[Row], path: pathlib.Path, torch_version: str = "") -
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FuncFormatter
+    font = cjk_font() if lang == "zh" else None
+    if lang == "zh" and font is None:
+        return False
+    style = {"font.family": [font, "DejaVu Sans"]} if font else {}
+    with matplotlib.rc_context(style):
+        return _draw(plt, Line2D, FuncFormatter, panels, path, torch_version, lang)
 
+
+def _draw(plt, Line2D, FuncFormatter, panels, path, torch_version, lang) -> bool:
     order = [p for p in PANELS if p[0] in panels]
     heights = [max(1.6, 0.62 * len(panels[p[0]]) + 0.9) for p in order]
     fig, axes = plt.subplots(len(order), 1, figsize=(13, sum(heights) + 1.6),
                              gridspec_kw={"height_ratios": heights}, squeeze=False, layout="constrained")
-    for ax, (key, title, xlabel, log) in zip(axes[:, 0], order):
+    for ax, (key, log) in zip(axes[:, 0], order):
+        title, xlabel = say(lang, f"chart_{key}"), say(lang, f"chart_{key}_axis")
         points = panels[key]
         ys = list(range(len(points)))
         for y, p in zip(ys, points):
@@ -102,14 +128,14 @@ def render_chart(rows: list[Row], path: pathlib.Path, torch_version: str = "") -
         ax.set_xlabel(xlabel, fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     used = {p["verdict"].split()[0] for pts in panels.values() for p in pts}
-    handles = [Line2D([], [], marker="o", linestyle="-", color=COLOURS[w], label=f"measured: {w} (95% CI)")
+    handles = [Line2D([], [], marker="o", linestyle="-", color=COLOURS[w],
+                      label=say(lang, "chart_measured", word=say(lang, f"word_{w}" if w != "context" else "chart_context")))
                for w in COLOURS if w in used]
-    handles += [Line2D([], [], marker="D", linestyle="", color="black", fillstyle="none", label="material's figure"),
+    handles += [Line2D([], [], marker="D", linestyle="", color="black", fillstyle="none", label=say(lang, "chart_material")),
                 Line2D([], [], marker="|", linestyle="", color="black", markersize=12, markeredgewidth=2,
-                       label="material's bound (> or <)")]
+                       label=say(lang, "chart_bound"))]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=8, frameon=False)
-    fig.suptitle(f"Measured here (median, 95% CI) vs the material (torch {torch_version}; "
-                 "blue = other hardware, context only)", fontsize=11)
+    fig.suptitle(say(lang, "chart_title", torch=torch_version), fontsize=11)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True

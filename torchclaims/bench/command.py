@@ -20,7 +20,7 @@ from .markdown import REPORT_NAMES, render_markdown
 from .results import catalog_or_empty, load_results, torch_info
 from .rows import build_rows
 
-CHART = "report.png"
+CHARTS = {"en": "report.png", "zh": "report.zh-CN.png"}   # the chart in the report's language
 
 
 def build_parser() -> Parser:
@@ -68,17 +68,18 @@ def report(args) -> str:
     out_dir = _out_dir(args, source)
     claims = catalog_or_empty()
     rows = build_rows(data, claims)                 # once: the chart and the text read the same rows
-    chart_tmp = out_dir / f".{CHART}.tmp.png"
+    chart = CHARTS[args.lang]
+    chart_tmp = out_dir / f".{chart}.tmp.png"
     try:
-        has_chart = render_chart(rows, chart_tmp, str(torch_info(data).get("version", "")))
-        page = render_markdown(data, source, CHART if has_chart else None, claims, rows=rows, lang=args.lang)
+        has_chart = render_chart(rows, chart_tmp, str(torch_info(data).get("version", "")), args.lang)
+        page = render_markdown(data, source, chart if has_chart else None, claims, rows=rows, lang=args.lang)
         write_whole(out_dir / name, page)
         if has_chart:
-            files.replace_whole(chart_tmp, out_dir / CHART)
+            files.replace_whole(chart_tmp, out_dir / chart)
     finally:
         chart_tmp.unlink(missing_ok=True)
     if has_chart:
-        return text(args.lang, "wrote_report_chart", path=out_dir / name, chart=out_dir / CHART)
+        return text(args.lang, "wrote_report_chart", path=out_dir / name, chart=out_dir / chart)
     return text(args.lang, "wrote_report_no_chart", path=out_dir / name)
 
 
