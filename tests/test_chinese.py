@@ -125,6 +125,7 @@ def test_every_version_reason_of_the_committed_reports_has_its_chinese():
     """The notes of the Chinese matrix carry the specs' own reasons (what a release lacks):
     each one the reports record is in strings_reasons_zh, so the note is Chinese throughout."""
     import json
+
     from torchclaims import strings
     from torchclaims.strings_reasons_zh import REASONS
     reasons = set()
