@@ -13,8 +13,7 @@ import pathlib
 import re
 import tomllib
 
-from . import clauses as clause_data
-from . import strings
+from . import clauses as clause_data, strings
 from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
