@@ -182,3 +182,23 @@ def test_every_concept_a_cue_names_is_defined():
     view = claims["tensors.view-changes-only-metadata"]
     planted = {view.id: dataclasses.replace(view, find=dataclasses.replace(view.find, says=(("@no-such-concept",),)))}
     assert cues.unknown_concepts(planted) == [f"{view.id}: @no-such-concept"]
+
+
+def test_the_fit_never_compares_an_example_with_itself_but_keeps_its_siblings():
+    """finder-fit weighs an example sentence against the index without that sentence (its claim's
+    other examples stay): a tutorial's new wording meets a catalog that has other sentences of it."""
+    from torchclaims.find import fit, similar
+    from torchclaims.find.normal import normal
+    texts = [("t.a", "asserts", "view shares the storage of its base tensor", True),
+             ("t.a", "denies", "view copies every element into a new buffer", True),
+             ("t.a", "denies", "calling view allocates a fresh buffer and copies", True),
+             ("t.b", "asserts", "reshape may return a copy when strides do not fit", True)]
+    # other claims' texts, so that these n-grams are rare (similar.MAX_DF drops the common ones)
+    texts += [(f"t.f{i}", "asserts", f"filler{i} zq{i}x kw{i}y", True) for i in range(60)]
+    full, held = similar.Index(texts), fit.LeaveSelfOut(texts)
+    query = normal("view copies every element into a new buffer")
+    _, full_denies = full.scores(query)
+    _, held_denies = held.scores(query)
+    a = full.claims.index("t.a")
+    assert full_denies[a] > 0.99, "the full index finds the sentence itself"
+    assert 0 < held_denies[a] < 0.9, "left out: only the sibling myth is found, less alike"

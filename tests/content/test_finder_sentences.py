@@ -93,17 +93,18 @@ We call `detach()` on the output. It returns a tensor that shares memory with th
 def test_structure_off_turns_cases_red(the_finder, monkeypatch):
     """Material: none (tooling).  True: a list item takes its subject from its lead-in, a table row
     from its header row or the row itself, "It" from the previous sentence; without the structure
-    pass the list item and the pronoun sentence are no longer found."""
+    pass the list item is no longer found as the denial it is (at most a guess by likeness, with
+    the other stance) and the pronoun sentence is no longer found on its own."""
     def found(text):
         marks = evaluate.shown(the_finder.find(text, Sentences(text)))
-        return {(m.claim, text[m.start:m.end].strip()) for m in marks}
+        return {(m.claim, text[m.start:m.end].strip(), m.stance) for m in marks}
+    item = ("data.num-workers-not-more-better", "- the more the better, always.", "denies")
+    pronoun = ("autograd.detach-shares-storage", "It returns a tensor that shares memory with the original.", "asserts")
     with_structure = found(STRUCTURED)
-    assert ("data.num-workers-not-more-better", "- the more the better, always.") in with_structure
-    assert ("autograd.detach-shares-storage", "It returns a tensor that shares memory with the original.") in with_structure
+    assert item in with_structure and pronoun in with_structure, with_structure
     monkeypatch.setattr(structure, "contexts", lambda text, units, markdown=True: [structure.Context()] * len(units))
     without = found(STRUCTURED)
-    assert ("data.num-workers-not-more-better", "- the more the better, always.") not in without
-    assert ("autograd.detach-shares-storage", "It returns a tensor that shares memory with the original.") not in without
+    assert item not in without and pronoun not in without, without
 
 
 def test_the_fitted_weights_are_for_todays_catalog(claims):

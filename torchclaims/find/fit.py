@@ -22,6 +22,7 @@ import sys
 from .. import anchors, catalog, files
 from ..errors import Parser, UsageError
 from . import decide, evaluate, features, finder, similar
+from .normal import normal
 
 BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
 
@@ -62,20 +63,36 @@ def documents_to_fit(claims: dict, seeds: bool = True) -> list[tuple[str, str, l
     return out
 
 
+class LeaveSelfOut(similar.Index):
+    """The full index, but a passage is never compared with the example sentence it is part of
+    (its siblings, the claim's other examples, stay): what a tutorial's new wording of a claim
+    meets at reading time, where the catalog holds other sentences of that claim."""
+
+    def __init__(self, texts):
+        super().__init__(texts)
+        self.norms = [normal(t) for _, _, t, _ in texts]
+        self.example = [is_example for *_, is_example in texts]
+
+    def scores(self, norm: str):
+        acc = self.cosines(norm)
+        key = norm.strip()
+        for i, (text, is_example) in enumerate(zip(self.norms, self.example)):
+            if is_example and key and key in text:
+                acc[i] = 0.0
+        return self.best(acc)
+
+
 def rows(the_finder: finder.Finder, docs) -> list[Row]:
-    """The candidates of every document as rows. An example sentence is weighed against an index
-    without its own topic's examples: a sentence is never compared with itself."""
+    """The candidates of every document as rows. An example sentence is weighed against the index
+    without itself (LeaveSelfOut): a sentence is never compared with itself."""
     out = []
     full_index = the_finder.index
-    held_out: dict[str, similar.Index] = {}
+    leave_self_out = None
     for group, text, labels in docs:
         made = [lab for lab in labels if lab.stance != "mentions"]
         if group.startswith("examples/"):
-            topic = group.split("/")[1]
-            if topic not in held_out:
-                held_out[topic] = similar.Index([t for t in similar.claim_texts(the_finder.claims)
-                                                 if not (t[0].startswith(topic + ".") and t[3])])
-            the_finder.index = held_out[topic]
+            leave_self_out = leave_self_out or LeaveSelfOut(similar.claim_texts(the_finder.claims))
+            the_finder.index = leave_self_out
         else:
             the_finder.index = full_index
         for c in the_finder.candidates(text):

@@ -119,15 +119,21 @@ class Index:
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {k: v / norm for k, v in vec.items()}
 
+    def cosines(self, norm: str) -> numpy.ndarray:
+        """The passage's cosine with each text of the index."""
+        hits = [(self.postings[g], w) for g, w in self._weights(grams(norm)).items() if g in self.postings]
+        if not hits:
+            return numpy.zeros(self.size)
+        # one weighted bincount over every posting the passage's n-grams reach
+        idx = numpy.concatenate([p[0] for p, _ in hits])
+        weights = numpy.concatenate([p[1] * w for p, w in hits])
+        return numpy.bincount(idx, weights=weights, minlength=self.size)
+
     def scores(self, norm: str) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Per claim of ``self.claims``: the best cosine with an asserting text, with a denying one."""
-        hits = [(self.postings[g], w) for g, w in self._weights(grams(norm)).items() if g in self.postings]
-        if hits:   # one weighted bincount over every posting the passage's n-grams reach
-            idx = numpy.concatenate([p[0] for p, _ in hits])
-            weights = numpy.concatenate([p[1] * w for p, w in hits])
-            acc = numpy.bincount(idx, weights=weights, minlength=self.size)
-        else:
-            acc = numpy.zeros(self.size)
+        return self.best(self.cosines(norm))
+
+    def best(self, acc: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
         best = numpy.zeros(2 * len(self.claims))
         numpy.maximum.at(best, self.slot, acc)
         return best[:len(self.claims)], best[len(self.claims):]
