@@ -158,7 +158,7 @@ class AnchorSet:
 def _parse_file(path: pathlib.Path, into: AnchorSet) -> None:
     where = f"claims/anchors/{path.name}"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = catalog.parse_toml(path)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         into.problems.append(f"{where}: not valid TOML: {exc}")
         return

@@ -409,15 +409,18 @@ PARSED = ROOT / "build" / "cache" / "toml"   # build/ is ignored by git
 
 
 def parse_toml(path: pathlib.Path) -> dict:
-    """A catalog file's TOML. The project's own catalog files (claims/*.toml) are kept as JSON in
+    """A catalog file's TOML. The project's own catalog and anchor files (claims/*.toml,
+    claims/anchors/*.toml) are kept as JSON in
     build/cache/ under their size and modification time: tomllib is pure Python and took a third of
     a second for the catalog, JSON a twentieth. A read-only checkout, a catalog elsewhere (a test's
     planted one) or a value JSON cannot hold is parsed each time."""
     text = path.read_text(encoding="utf-8")
-    if path.resolve().parent != CLAIMS_DIR.resolve():
+    folder = path.resolve().parent
+    if folder not in (CLAIMS_DIR.resolve(), (CLAIMS_DIR / "anchors").resolve()):
         return tomllib.loads(text)
+    stem = path.stem if folder == CLAIMS_DIR.resolve() else f"anchors+{path.stem}"
     stat = path.stat()
-    cached = PARSED / f"{path.stem}-{stat.st_size}-{stat.st_mtime_ns}.json"
+    cached = PARSED / f"{stem}-{stat.st_size}-{stat.st_mtime_ns}.json"
     try:
         return json.loads(cached.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -425,7 +428,7 @@ def parse_toml(path: pathlib.Path) -> dict:
     data = tomllib.loads(text)
     try:
         PARSED.mkdir(parents=True, exist_ok=True)
-        for older in PARSED.glob(f"{path.stem}-*.json"):
+        for older in PARSED.glob(f"{stem}-*.json"):
             older.unlink()   # the file's earlier versions
         write_whole(cached, json.dumps(data, ensure_ascii=False))
     except (OSError, TypeError, ValueError):
