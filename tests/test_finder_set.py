@@ -201,3 +201,20 @@ def test_an_html_passage_cannot_span_a_tag(tmp_path, claim_ids):
              "passage": "view x.view(3, 4) shares memory"}
     found = problems(planted(tmp_path, label, "p.html", page), claim_ids)
     assert any("found 0 times" in line for line in found), found
+
+
+def test_marks_of_claims_the_labellers_never_saw_are_not_counted(tmp_path):
+    """A set labelled against an older catalog lists its claims in DIR/claims.txt; a mark of a
+    claim added since is neither right nor wrong there."""
+    from torchclaims.find import evaluate, finder as finder_module
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("x\n", encoding="utf-8")
+    (tmp_path / "labels.toml").write_text("", encoding="utf-8")
+
+    class Fixed:
+        def find(self, text):
+            return [finder_module.Mark("tensors.new-claim", 0, 1, "asserts", 0.9, "why", 1, 1.0)]
+    assert evaluate.evaluate_set(tmp_path, Fixed()).marks == 1
+    (tmp_path / "claims.txt").write_text("tensors.view-changes-only-metadata\n", encoding="utf-8")
+    assert evaluate.labelled_claims(tmp_path) == {"tensors.view-changes-only-metadata"}
+    assert evaluate.evaluate_set(tmp_path, Fixed()).marks == 0

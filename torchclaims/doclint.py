@@ -195,6 +195,7 @@ def score_labels(folder: pathlib.Path, args) -> int:
     claims = catalog.load()
     verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
+    known = evaluate.labelled_claims(folder)   # claims added since the set was labelled: not counted
     errors = right = 0
     wrong_labels, caught = [], set()
     for name, doc in docs.items():
@@ -203,7 +204,7 @@ def score_labels(folder: pathlib.Path, args) -> int:
                  if find.verdict(lab.stance, marks.material(verdicts, lab.claim)) == "wrong"]
         wrong_labels += wrong
         for m in marks.mark(doc, claims, {}, verdicts, the_finder, use_anchors=False).shown():
-            if level(m, claims[m.claim]) != "error":
+            if level(m, claims[m.claim]) != "error" or (known is not None and m.claim not in known):
                 continue
             errors += 1
             hit = [lab for lab in wrong if lab.claim == m.claim and lab.start < m.end and m.start < lab.end]
