@@ -585,3 +585,241 @@ def drop_last_drops_a_fixed_tail():
         yield from [i for i in order if i not in set(tail)] + tail
 
     sampler.__iter__ = iterate
+
+
+# --- found in tutorials (issue #41) ---
+
+def _loader_init_rewriting(rewrite):
+    """Make every DataLoader pass its keyword arguments through ``rewrite(kwargs)`` first."""
+    original = DataLoader.__init__
+
+    @functools.wraps(original)
+    def init(self, *args, **kwargs):
+        original(self, *args, **rewrite(dict(kwargs)))
+
+    DataLoader.__init__ = init
+
+
+@fault("data.loader-default-arguments")
+def loader_default_batch_of_two():
+    """A DataLoader built without batch_size batches samples in twos instead of ones."""
+    _loader_init_rewriting(lambda kw: {"batch_size": 2, **kw})
+
+
+@fault("data.sampler-excludes-shuffle", "data.distributed-sampler-shuffle-duplicates")
+def loader_accepts_shuffle_with_a_sampler():
+    """shuffle=True next to a sampler (or batch_sampler) is silently dropped instead of raising ValueError."""
+    def rewrite(kw):
+        if kw.get("sampler") is not None or kw.get("batch_sampler") is not None:
+            kw.pop("shuffle", None)
+        if kw.get("batch_sampler") is not None:
+            kw.pop("batch_size", None)
+            kw.pop("drop_last", None)
+        return kw
+
+    _loader_init_rewriting(rewrite)
+
+
+@fault("data.loader-not-an-iterator")
+def loader_is_its_own_iterator():
+    """DataLoader gains __next__, so next(loader) hands out a batch instead of raising TypeError."""
+    DataLoader.__next__ = lambda self: next(iter(self))
+
+
+@fault("data.batch-size-none-unbatched")
+def batch_size_none_batches_anyway():
+    """batch_size=None is read as batch_size=1: automatic batching stays on."""
+    _loader_init_rewriting(lambda kw: {**kw, "batch_size": 1} if "batch_size" in kw and kw["batch_size"] is None else kw)
+
+
+@fault("data.collate-fn-gets-sample-list")
+def collate_fn_gets_a_tuple():
+    """The map-style fetcher hands collate_fn a tuple of samples instead of a list."""
+    fetcher = torch.utils.data._utils.fetch._MapDatasetFetcher
+
+    def fetch(self, possibly_batched_index):
+        if self.auto_collation:
+            return self.collate_fn(tuple(self.dataset[i] for i in possibly_batched_index))
+        return self.collate_fn(self.dataset[possibly_batched_index])
+
+    fetcher.fetch = fetch
+
+
+@fault("data.dataset-needs-len-getitem")
+def dataset_reports_length_zero():
+    """torch.utils.data.Dataset gets a default __len__ of 0: a dataset without __len__ loads as empty."""
+    torch.utils.data.Dataset.__len__ = lambda self: 0
+
+
+@fault("data.random-split-generator-reproducible")
+def random_split_ignores_its_generator():
+    """random_split always draws from torch's default generator, whatever generator it is given."""
+    import torch.utils.data.dataset as dataset_module
+    original = dataset_module.random_split
+
+    def random_split(dataset, lengths, generator=None):
+        return original(dataset, lengths, generator=torch.default_generator)
+
+    dataset_module.random_split = random_split
+    torch.utils.data.random_split = random_split
+
+
+@fault("data.resize-int-matches-shorter-edge")
+def resize_int_makes_a_square():
+    """transforms.Resize(n) resizes to an n x n square instead of matching the shorter edge."""
+    from torchvision import transforms
+    original = transforms.Resize.__init__
+
+    def init(self, size, *args, **kwargs):
+        original(self, (size, size) if isinstance(size, int) else size, *args, **kwargs)
+
+    transforms.Resize.__init__ = init
+
+
+@fault("data.random-horizontal-flip-half")
+def horizontal_flip_defaults_to_always():
+    """RandomHorizontalFlip's default p is 1.0: every image is mirrored."""
+    from torchvision import transforms
+    original = transforms.RandomHorizontalFlip.__init__
+
+    def init(self, p=1.0):
+        original(self, p)
+
+    transforms.RandomHorizontalFlip.__init__ = init
+
+
+@fault("data.random-crop-padding-position")
+def random_crop_takes_the_top_left_corner():
+    """RandomCrop's parameters always pick the top-left window."""
+    from torchvision import transforms
+
+    def get_params(img, output_size):
+        return 0, 0, output_size[0], output_size[1]
+
+    transforms.RandomCrop.get_params = staticmethod(get_params)
+
+
+@fault("data.colorjitter-factor-range")
+def colorjitter_uses_the_upper_bound():
+    """ColorJitter always applies the upper end of each factor range instead of drawing in it."""
+    from torchvision import transforms
+    original = transforms.ColorJitter.get_params
+
+    def get_params(brightness, contrast, saturation, hue):
+        order = original(brightness, contrast, saturation, hue)[0]
+        return (order,) + tuple(None if r is None else float(r[1]) for r in (brightness, contrast, saturation, hue))
+
+    transforms.ColorJitter.get_params = staticmethod(get_params)
+
+
+@fault("data.normalize-half-to-minus-one-one")
+def normalize_ignores_std():
+    """Normalize subtracts the mean but never divides by the std."""
+    import torchvision.transforms.functional as F
+    original = F.normalize
+
+    def normalize(tensor, mean, std, inplace=False):
+        return original(tensor, mean, [1.0] * len(std), inplace)
+
+    F.normalize = normalize
+
+
+@fault("data.normalize-not-inplace")
+def normalize_always_in_place():
+    """Normalize writes into its input even with the default inplace=False."""
+    import torchvision.transforms.functional as F
+    original = F.normalize
+
+    def normalize(tensor, mean, std, inplace=False):
+        return original(tensor, mean, std, True)
+
+    F.normalize = normalize
+
+
+@fault("data.v2-todtype-scale")
+def todtype_scales_by_default():
+    """v2.ToDtype's scale defaults to True: a bare ToDtype(float32) divides uint8 images by 255."""
+    from torchvision.transforms import v2
+    original = v2.ToDtype.__init__
+
+    def init(self, dtype, scale=True):
+        original(self, dtype, scale)
+
+    v2.ToDtype.__init__ = init
+
+
+@fault("data.grad-accum-divide-loss", "data.grad-accum-batchnorm-differs", "data.grad-accum-leftover-batch")
+def backward_overwrites_grad():
+    """Tensor.backward replaces the leaves' .grad instead of adding to it: nothing accumulates."""
+    original = torch.Tensor.backward
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        stack, seen = [self.grad_fn], set()
+        while stack:
+            node = stack.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if hasattr(node, "variable"):
+                node.variable.grad = None
+            stack.extend(next_node for next_node, _ in node.next_functions)
+        original(self, gradient, retain_graph, create_graph, inputs)
+
+    torch.Tensor.backward = backward
+
+
+@fault("data.compose-applies-in-order")
+def compose_runs_last_to_first():
+    """transforms.Compose applies its list back to front."""
+    from torchvision import transforms
+
+    def call(self, img):
+        for t in reversed(self.transforms):
+            img = t(img)
+        return img
+
+    transforms.Compose.__call__ = call
+
+
+@fault("data.random-resized-crop-scale-ratio")
+def random_resized_crop_takes_the_whole_image():
+    """RandomResizedCrop's parameters always select the whole image: it only resizes."""
+    from torchvision import transforms
+
+    def get_params(img, scale, ratio):
+        height, width = img.shape[-2:] if isinstance(img, torch.Tensor) else (img.height, img.width)
+        return 0, 0, height, width
+
+    transforms.RandomResizedCrop.get_params = staticmethod(get_params)
+
+
+@fault("data.random-grayscale-keeps-channels")
+def random_grayscale_defaults_to_always():
+    """RandomGrayscale's default p is 1.0: every image goes grey."""
+    from torchvision import transforms
+    original = transforms.RandomGrayscale.__init__
+
+    def init(self, p=1.0):
+        original(self, p)
+
+    transforms.RandomGrayscale.__init__ = init
+
+
+@fault("data.fivecrop-corners-and-center")
+def fivecrop_swaps_the_bottom_corners():
+    """FiveCrop returns bottom-right before bottom-left."""
+    import torchvision.transforms.functional as F
+    original = F.five_crop
+
+    def five_crop(img, size):
+        tl, tr, bl, br, center = original(img, size)
+        return tl, tr, br, bl, center
+
+    F.five_crop = five_crop
+
+
+@fault("data.transforms-are-callables")
+def normalize_forward_is_identity():
+    """Calling a Normalize instance returns its input: forward does nothing."""
+    from torchvision import transforms
+    transforms.Normalize.forward = lambda self, tensor: tensor
