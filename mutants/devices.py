@@ -352,3 +352,188 @@ def process_start_leaves_start_method_open():
         return mp_context.BaseContext.get_context(self, method)
 
     mp_context.DefaultContext.get_context = get_context
+
+
+# --- found in tutorials (issue #41): DistributedSampler, process groups, torchrun, DataParallel ----
+
+def _sampler_order(sampler):
+    """The sampler's full order before padding and slicing (as DistributedSampler draws it)."""
+    if sampler.shuffle:
+        generator = torch.Generator()
+        generator.manual_seed(sampler.seed + sampler.epoch)
+        return torch.randperm(len(sampler.dataset), generator=generator).tolist()
+    return list(range(len(sampler.dataset)))
+
+
+@fault("devices.distributed-sampler-pads-evenly", "devices.distributed-sampler-no-duplicates",
+       "devices.distributed-sampler-len-by-rank")
+def sampler_no_padding():
+    """DistributedSampler hands out the unpadded order: the last ranks get fewer indices, none repeats."""
+    from torch.utils.data.distributed import DistributedSampler
+
+    def unpadded(self):
+        return iter(_sampler_order(self)[self.rank::self.num_replicas])
+
+    DistributedSampler.__iter__ = unpadded
+
+
+@fault("devices.distributed-sampler-drop-last-tail")
+def sampler_ignores_drop_last():
+    """DistributedSampler treats drop_last=True as False (pads instead of dropping the tail)."""
+    from torch.utils.data.distributed import DistributedSampler
+    original = DistributedSampler.__init__
+
+    def init(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
+        original(self, dataset, num_replicas, rank, shuffle, seed, False)
+
+    DistributedSampler.__init__ = init
+
+
+@fault("devices.distributed-sampler-strided-shards")
+def sampler_contiguous_blocks():
+    """DistributedSampler gives each rank a contiguous block of the padded order (torch 0.3's way)."""
+    from torch.utils.data.distributed import DistributedSampler
+
+    def blocks(self):
+        order = _sampler_order(self)
+        order += order[:self.total_size - len(order)]
+        return iter(order[self.rank * self.num_samples:(self.rank + 1) * self.num_samples])
+
+    DistributedSampler.__iter__ = blocks
+
+
+@fault("devices.distributed-sampler-seed-plus-epoch")
+def sampler_seed_times_epoch():
+    """DistributedSampler seeds its shuffle with seed * 1000 + epoch instead of seed + epoch."""
+    from torch.utils.data.distributed import DistributedSampler
+    original = DistributedSampler.__iter__
+
+    def reseeded(self):
+        seed = self.seed
+        self.seed = seed * 1000
+        try:
+            return original(self)
+        finally:
+            self.seed = seed
+
+    DistributedSampler.__iter__ = reseeded
+
+
+@fault("devices.distributed-sampler-set-epoch")
+def sampler_set_epoch_ignored():
+    """DistributedSampler.set_epoch does nothing: every epoch keeps epoch 0's order."""
+    from torch.utils.data.distributed import DistributedSampler
+    DistributedSampler.set_epoch = lambda self, epoch: None
+
+
+@fault("devices.set-epoch-before-loader-iter")
+def sampler_draws_order_lazily():
+    """DistributedSampler.__iter__ becomes a generator: the order is drawn at the first next(),
+    so a set_epoch after iter(loader) changes the epoch already running."""
+    from torch.utils.data.distributed import DistributedSampler
+    original = DistributedSampler.__iter__
+
+    def lazy(self):
+        yield from original(self)
+
+    DistributedSampler.__iter__ = lazy
+
+
+@fault("devices.distributed-sampler-defaults-from-group")
+def sampler_defaults_to_one_replica():
+    """DistributedSampler without num_replicas/rank assumes one replica of rank 0 and never asks a group."""
+    from torch.utils.data.distributed import DistributedSampler
+    original = DistributedSampler.__init__
+
+    def init(self, dataset, num_replicas=None, rank=None, *args, **kwargs):
+        original(self, dataset, 1 if num_replicas is None else num_replicas, 0 if rank is None else rank,
+                 *args, **kwargs)
+
+    DistributedSampler.__init__ = init
+
+
+@fault("devices.backends-built-per-platform")
+def gloo_reported_missing():
+    """torch.distributed.is_gloo_available says False."""
+    dist.is_gloo_available = lambda: False
+
+
+@fault("devices.nccl-needs-gpus")
+def nccl_falls_back_to_gloo():
+    """init_process_group('nccl') quietly starts a gloo group where no GPU exists."""
+    original = dist.init_process_group
+
+    def init(backend=None, *args, **kwargs):
+        if backend == "nccl" and not torch.cuda.is_available():
+            backend = "gloo"
+        return original(backend, *args, **kwargs)
+
+    dist.init_process_group = init
+
+
+@fault("devices.gloo-cpu-collectives")
+def broadcast_does_nothing():
+    """torch.distributed.broadcast leaves every rank's tensor as it was."""
+    dist.broadcast = lambda tensor, *args, **kwargs: None
+
+
+@fault("devices.default-group-is-world")
+def new_group_is_the_world():
+    """torch.distributed.new_group ignores its ranks and returns the default (world) group."""
+    dist.new_group = lambda ranks=None, *args, **kwargs: dist.group.WORLD
+
+
+@fault("devices.env-init-reads-rank-world-size")
+def env_init_assumes_rank_zero():
+    """init_process_group without a rank, and no RANK in the environment, assumes rank 0 of 1."""
+    import os
+    original = dist.init_process_group
+
+    def init(*args, **kwargs):
+        if "rank" not in kwargs and "RANK" not in os.environ:
+            kwargs.update(rank=0, world_size=1)
+        return original(*args, **kwargs)
+
+    dist.init_process_group = init
+
+
+@fault("devices.torchrun-standalone-rendezvous")
+def standalone_keeps_static_rendezvous():
+    """torchrun ignores --standalone and keeps the static rendezvous on port 29500."""
+    import torch.distributed.run as run_module
+    original = run_module.run
+
+    def run(args):
+        args.standalone = False
+        if args.master_port is None:
+            args.master_port = 29500
+        return original(args)
+
+    run_module.run = run
+
+
+@fault("devices.torchrun-sets-rank-env")
+def torchrun_drops_local_rank():
+    """torchrun's agent starts its workers without LOCAL_RANK in their environment."""
+    from torch.distributed.elastic.agent.server import local_elastic_agent
+    original = local_elastic_agent.start_processes
+
+    def start(*args, **kwargs):
+        envs = kwargs.get("envs")
+        if envs is not None:
+            kwargs["envs"] = {rank: {k: v for k, v in env.items() if k != "LOCAL_RANK"} for rank, env in envs.items()}
+        return original(*args, **kwargs)
+
+    local_elastic_agent.start_processes = start
+
+
+@fault("devices.dataparallel-scatter-non-tensors")
+def scatter_deep_copies_objects():
+    """DataParallel's scatter hands each device a deep copy of every non-tensor argument."""
+    from torch.nn.parallel import scatter_gather
+    original = scatter_gather.scatter
+
+    def scatter(inputs, target_gpus, dim=0):
+        return [copy.deepcopy(part) for part in original(inputs, target_gpus, dim)]
+
+    scatter_gather.scatter = scatter

@@ -537,3 +537,18 @@ def test_watch_reruns_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert "[change seen: rerunning]" in out, out
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("stopped watching") and "Traceback" not in err + out, err
+
+
+def test_is_stub_recognises_a_stub_in_either_language(tmp_path):
+    from torchclaims.learn import STUB
+    from torchclaims.workbook import is_stub
+    for message in ("Lesson 01 (contiguous-strides): write strides.contiguous_strides",
+                    "第 01 课（contiguous-strides）：请编写 strides.contiguous_strides"):
+        (tmp_path / "strides.py").write_text(
+            f'def contiguous_strides(shape):\n    """Doc."""\n    raise NotImplementedError("{message}")\n',
+            encoding="utf-8")
+        assert is_stub(tmp_path, "strides.contiguous_strides")
+        assert STUB.match(message)
+    (tmp_path / "strides.py").write_text(
+        'def contiguous_strides(shape):\n    """Doc."""\n    return ()\n', encoding="utf-8")
+    assert not is_stub(tmp_path, "strides.contiguous_strides")

@@ -33,8 +33,8 @@ def _text(lang: str) -> dict[str, str]:
         "progress": t["wb_progress"]}
 
 
-# the stub's message workbook init writes (strings.py "stub", in English)
-STUB = re.compile(r"Lesson \d+ \(.+\): write \S+\Z")
+# the stub's message workbook init writes (strings.py "stub"), in English or in Chinese
+STUB = re.compile(r"(?:Lesson \d+ \(.+\): write \S+|第 \d+ 课（.+）：请编写 \S+)\Z")
 # the two ways a lesson spec's assertion compares the learner's code with torch:
 # "view_strides=(1, 1), but torch gives (2, 1)": the learner's value first;
 # "t.view(..).stride()=(2, 1), but should be (1, 1) [ref.strides.view_strides(...)]": torch's first

@@ -46,7 +46,6 @@ MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this p
 CHAIN_ENV = "TORCHCLAIMS_LEARN_CHAINED"   # set by `workbook learn`/`watch`: they run the next lesson themselves
 PROGRESS_FILE = ".torchclaims-progress.json"
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C (128 + SIGINT)
-STUB_MARK = 'raise NotImplementedError("Lesson '
 HEAVY = ("slow", "compile", "distributed", "gpu")
 
 
@@ -292,8 +291,20 @@ def is_stub(root: pathlib.Path, qualified: str) -> bool:
         first, last, _ = _body_span(node)
     except LookupError:
         return False
-    body = "\n".join(lines[first - 1:last]).strip()
-    return body.startswith(STUB_MARK) and first == last
+    if first != last:
+        return False
+    # structural, not worded: one line `raise NotImplementedError("<one string>")`, whatever
+    # the language workbook init wrote it in
+    try:
+        tree = ast.parse("\n".join(lines[first - 1:last]).strip())
+    except SyntaxError:
+        return False
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Raise):
+        return False
+    exc = tree.body[0].exc
+    return (isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name)
+            and exc.func.id == "NotImplementedError" and len(exc.args) == 1 and not exc.keywords
+            and isinstance(exc.args[0], ast.Constant) and isinstance(exc.args[0].value, str))
 
 
 # ------------------------------------------------------------------ progress
