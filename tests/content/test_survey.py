@@ -49,3 +49,12 @@ def test_a_broken_statement_is_reported(tmp_path):
     for fragment in ("'tensors.no-such-claim' is not in the catalog", "why_not does not say why",
                      "cites https://example.org/c, which no [[tutorial]] lists", "lang 'fr'"):
         assert fragment in problems, problems
+
+
+def test_the_survey_page_quotes_the_coverage_the_data_gives():
+    """docs/tutorial-survey.md's figures are the ones survey.coverage computes from claims/survey/."""
+    cov = survey.coverage(survey.load())
+    page = (catalog.ROOT / "docs" / "tutorial-survey.md").read_text(encoding="utf-8")
+    assert f"| tutorials read | {cov.tutorials} ({cov.by_lang['zh']} Chinese, {cov.by_lang['en']} English)" in page
+    assert f"| {cov.statements}, of which {cov.covered} are checked" in page
+    assert f"| {cov.mentions}, of which {cov.mentions_covered} are covered: **{cov.share:.2f}**" in page
