@@ -676,16 +676,22 @@ def resize_int_makes_a_square():
     transforms.Resize.__init__ = init
 
 
-@fault("data.random-horizontal-flip-half")
-def horizontal_flip_defaults_to_always():
-    """RandomHorizontalFlip's default p is 1.0: every image is mirrored."""
+def _default_p_always(name):
+    """torchvision's transforms.NAME gets a default p of 1.0 instead of 0.5 (or 0.1)."""
     from torchvision import transforms
-    original = transforms.RandomHorizontalFlip.__init__
+    cls = getattr(transforms, name)
+    original = cls.__init__
 
     def init(self, p=1.0):
         original(self, p)
 
-    transforms.RandomHorizontalFlip.__init__ = init
+    cls.__init__ = init
+
+
+@fault("data.random-horizontal-flip-half")
+def horizontal_flip_defaults_to_always():
+    """RandomHorizontalFlip's default p is 1.0: every image is mirrored."""
+    _default_p_always("RandomHorizontalFlip")
 
 
 @fault("data.random-crop-padding-position")
@@ -796,13 +802,7 @@ def random_resized_crop_takes_the_whole_image():
 @fault("data.random-grayscale-keeps-channels")
 def random_grayscale_defaults_to_always():
     """RandomGrayscale's default p is 1.0: every image goes grey."""
-    from torchvision import transforms
-    original = transforms.RandomGrayscale.__init__
-
-    def init(self, p=1.0):
-        original(self, p)
-
-    transforms.RandomGrayscale.__init__ = init
+    _default_p_always("RandomGrayscale")
 
 
 @fault("data.fivecrop-corners-and-center")
