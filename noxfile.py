@@ -8,7 +8,9 @@ The last patch of every minor release with Python 3.11 wheels, 1.13 to 2.15 (17 
 the first patch (X.Y.0) of every minor release where the history found a flip (2.0.0, 2.4.0,
 2.5.0; 2.6.0 and 2.10.0 are both), so that "since" names the first release that has the change.
 Resumable: a release whose report (reports/claims/torch-V.json) exists is skipped; set
-TORCHCLAIMS_MATRIX_FORCE=1 to measure it again. Each run appends one line (release, seconds,
+TORCHCLAIMS_MATRIX_FORCE=1 to measure it again. Claims added later: TORCHCLAIMS_MATRIX_ONLY="specs/test_a.py
+specs/test_b.py" runs only those spec files on every release and merges the claims they ran into its
+report (the report's `parts` name each merge's commit), in a tenth of a whole run's time. Each run appends one line (release, seconds,
 venv size in MB) to reports/claims/runs.tsv and prints it as a progress line.
 
 Wheels: from the registry, or from TORCHCLAIMS_WHEELHOUSE/<version>/ (filled beforehand with
@@ -45,6 +47,10 @@ NUMPY_1 = {"1.13.1", "2.0.0", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy
 # longer carry: without setuptools every compile spec fails with ModuleNotFoundError there.
 NEEDS_PKG_RESOURCES = {"2.1.2"}
 REPORTS = pathlib.Path("reports/claims")
+# Merges a part report into the release's report, whole or not at all (run in the release's venv).
+MERGE = ("import json, pathlib, sys; from torchclaims import outcomes, files; "
+         "base, part = (json.loads(pathlib.Path(p).read_text(encoding='utf-8')) for p in sys.argv[1:3]); "
+         "files.write_whole(sys.argv[1], json.dumps(outcomes.merge_report(base, part), indent=1, ensure_ascii=False) + '\\n')")
 DEFAULT_ARGS = '-n 2 -m "not slow and not distributed"'
 # The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared:
 # the core list and every extra, less torch and torchvision (installed above, per release) and the
@@ -72,7 +78,10 @@ def _venv_mb(path) -> int:
 @nox.parametrize("torch", list(TORCH))
 def claims(session, torch):
     report = REPORTS / f"torch-{torch}.json"
-    if report.exists() and not os.environ.get("TORCHCLAIMS_MATRIX_FORCE"):
+    only = shlex.split(os.environ.get("TORCHCLAIMS_MATRIX_ONLY", ""))
+    if only and not report.exists():
+        session.skip(f"torch {torch}: no report to merge {' '.join(only)} into; measure the release whole first")
+    if not only and report.exists() and not os.environ.get("TORCHCLAIMS_MATRIX_FORCE"):
         session.skip(f"torch {torch}: already measured ({report}); TORCHCLAIMS_MATRIX_FORCE=1 measures it again")
     start = time.monotonic()
     try:  # the venv (5 to 7 GB) goes, whatever happens
@@ -96,13 +105,20 @@ def claims(session, torch):
         # 40% of the time and are left out: TORCHCLAIMS_MATRIX_ARGS="--full -n 2" includes them.
         args = shlex.split(os.environ.get("TORCHCLAIMS_MATRIX_ARGS", DEFAULT_ARGS))
         size = _venv_mb(session.virtualenv.location)
-        session.run("python", "-m", "pytest", "specs/", *args, "-q", "-p", "no:cacheprovider",
-                    "-p", "no:randomly", "--claims-report", str(report), success_codes=[0, 1])
+        if only:   # a few spec files, merged into the committed report (outcomes.merge_report)
+            part = pathlib.Path(session.create_tmp()) / "part.json"
+            session.run("python", "-m", "pytest", *only, *args, "-q", "-p", "no:cacheprovider",
+                        "-p", "no:randomly", "--claims-report", str(part), success_codes=[0, 1])
+            session.run("python", "-c", MERGE, str(report), str(part))
+        else:
+            session.run("python", "-m", "pytest", "specs/", *args, "-q", "-p", "no:cacheprovider",
+                        "-p", "no:randomly", "--claims-report", str(report), success_codes=[0, 1])
     finally:
         shutil.rmtree(session.virtualenv.location, ignore_errors=True)
     seconds = time.monotonic() - start
     with open(REPORTS / "runs.tsv", "a", encoding="utf-8") as fh:
-        fh.write(f"{torch}\t{seconds:.0f}\t{size}\tnox session (install included)\n")
+        how = f", {len(only)} spec files merged" if only else ""
+        fh.write(f"{torch}\t{seconds:.0f}\t{size}\tnox session (install included{how})\n")
     session.log(f"torch {torch}: measured in {seconds:.0f} s, venv {size} MB -> {report}")
 
 

@@ -125,7 +125,7 @@ def rederive(report: dict, claims: dict, links: dict | None = None) -> dict:
         o = outcomes.classify(claim, tests, report["torch"])
         material, outcome, reason = o.material, o.outcome, o.reason
         if material in UNMEASURED:
-            newer = newer_specs(report.get("commit"), [t.nodeid for t in tests], links.get(cid, []))
+            newer = newer_specs(outcomes.commit_of(report, cid), [t.nodeid for t in tests], links.get(cid, []))
             if newer:
                 material, outcome, reason = "not-measurable", "skipped", f"{NEWER} ({', '.join(newer)})"
         entry.update(verdict=claim.verdict, material=material, expected=o.expected, outcome=outcome, reason=reason)

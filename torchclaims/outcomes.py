@@ -458,6 +458,17 @@ REPORT_SCHEMA = {
         "argv": {"type": "array", "items": {"type": "string"}},
         "interrupted": {"type": "boolean"},  # the run stopped early (Ctrl-C, -x): its claims are partial
         "commit": {"type": ["string", "null"]},
+        # later runs of a few spec files merged in (``merge_report``): their claims' results come from them
+        "parts": {"type": "array", "items": {
+            "type": "object",
+            "required": ["commit", "argv", "claims"],
+            "properties": {
+                "commit": {"type": ["string", "null"]},
+                "argv": {"type": "array", "items": {"type": "string"}},
+                "claims": {"type": "array", "items": {"type": "string"}},
+            },
+            "additionalProperties": False,
+        }},
         "claims": {
             "type": "object",
             "additionalProperties": {
@@ -523,3 +534,36 @@ def validate_report(data) -> None:
         raise ValueError(f"not a torchclaims claim report ({refused})")
     where = "/".join(str(p) for p in error.absolute_path) or "top level"
     raise ValueError(f"not a torchclaims claim report ({where}: {error.message})")
+
+
+# What must agree for two runs to be one release's column: the same torch build on the same device.
+SAME_RUN = ("torch", "cuda", "device")
+
+
+def merge_report(base: dict, part: dict) -> dict:
+    """``base`` with every claim that ``part`` ran (at least one spec result) taken from ``part``: a
+    later run of a few spec files on the same torch and device, such as the specs of claims added
+    after the release was measured. ``parts`` records each merged run's commit, argv and claims, so
+    that each claim's results still name the specs revision they came from (``commit_of``).
+    Raises ValueError (one line) for a report that is not one, an interrupted part, or another torch."""
+    validate_report(base)
+    validate_report(part)
+    if part.get("interrupted"):
+        raise ValueError("the part was interrupted: its claims are partial, nothing merged")
+    for key in SAME_RUN:
+        if base.get(key) != part.get(key):
+            raise ValueError(f"the part ran on {key} {part.get(key)!r}, the report on {base.get(key)!r}")
+    ran = sorted(cid for cid, entry in part["claims"].items() if entry["tests"])
+    merged = {**base, "claims": {**base["claims"], **{cid: part["claims"][cid] for cid in ran}}}
+    merged["parts"] = [*base.get("parts", []),
+                       {"commit": part.get("commit"), "argv": list(part.get("argv", [])), "claims": ran}]
+    return merged
+
+
+def commit_of(report: dict, cid: str) -> str | None:
+    """The specs commit that measured claim ``cid`` in ``report``: the last merged part that ran it,
+    else the report's own."""
+    for part in reversed(report.get("parts", [])):
+        if cid in part["claims"]:
+            return part["commit"]
+    return report.get("commit")

@@ -1,0 +1,72 @@
+"""Merging a later run of a few spec files into a release's claims report (``outcomes.merge_report``):
+how claims added after a release was measured get their history without measuring it whole again."""
+import json
+import pathlib
+
+import pytest
+
+from torchclaims import outcomes
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _entry(outcome="reproduced", tests=("specs/test_a.py::test_x",)):
+    return {"topic": "tensors", "verdict": "confirmed", "material": "right", "expected": "right", "outcome": outcome,
+            "tests": [{"id": t, "as_written": False, "status": "passed", "result": "held"} for t in tests]}
+
+
+def _report(claims, commit="aaa1111", torch="2.4.0", **extra):
+    return {"schema_version": outcomes.SCHEMA_VERSION, "torch": torch, "python": "3.11", "platform": "p",
+            "cuda": None, "device": "cpu", "commit": commit, "argv": ["specs/"], "claims": claims, **extra}
+
+
+def test_a_part_adds_the_claims_it_ran_and_keeps_the_others():
+    base = _report({"t.old": _entry(), "t.new": _entry("skipped", tests=())})
+    part = _report({"t.old": _entry("skipped", tests=()), "t.new": _entry()}, commit="bbb2222")
+    merged = outcomes.merge_report(base, part)
+    assert merged["claims"]["t.old"] == base["claims"]["t.old"], "a claim the part did not run was replaced"
+    assert merged["claims"]["t.new"] == part["claims"]["t.new"]
+    assert merged["parts"] == [{"commit": "bbb2222", "argv": ["specs/"], "claims": ["t.new"]}]
+    outcomes.validate_report(merged)
+    assert "parts" not in base, "the base report was changed in place"
+
+
+def test_each_claim_names_the_commit_that_measured_it():
+    base = _report({"t.old": _entry()})
+    merged = outcomes.merge_report(outcomes.merge_report(base, _report({"t.new": _entry()}, commit="bbb2222")),
+                                   _report({"t.newer": _entry()}, commit="ccc3333"))
+    assert [outcomes.commit_of(merged, c) for c in ("t.old", "t.new", "t.newer")] == ["aaa1111", "bbb2222", "ccc3333"]
+
+
+@pytest.mark.parametrize("part, why", [
+    (_report({"t.new": _entry()}, torch="2.5.0"), "torch '2.5.0'"),
+    (_report({"t.new": _entry()}, interrupted=True), "interrupted"),
+    ({"claims": {}}, "not a torchclaims claim report"),
+])
+def test_a_part_of_another_torch_an_interrupted_one_or_no_report_is_refused(part, why):
+    with pytest.raises(ValueError, match=why):
+        outcomes.merge_report(_report({"t.old": _entry()}), part)
+
+
+def test_the_committed_reports_with_parts_are_valid_and_name_their_commits():
+    for path in sorted((ROOT / "reports" / "claims").glob("torch-*.json")):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        outcomes.validate_report(report)
+        for part in report.get("parts", []):
+            assert part["claims"] and set(part["claims"]) <= set(report["claims"]), path.name
+
+
+@pytest.mark.e2e
+def test_the_history_session_merges_a_part_file_into_the_report_whole(tmp_path):
+    import subprocess
+    import sys
+    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    merge = noxfile.split("MERGE = (", 1)[1].split(")\n", 1)[0]
+    code = eval("(" + merge + ")")   # the one-line program the nox session runs in the release's venv
+    base, part = tmp_path / "torch-2.4.0.json", tmp_path / "part.json"
+    base.write_text(json.dumps(_report({"t.old": _entry()})), encoding="utf-8")
+    part.write_text(json.dumps(_report({"t.new": _entry()}, commit="bbb2222")), encoding="utf-8")
+    subprocess.run([sys.executable, "-c", code, str(base), str(part)], cwd=ROOT, check=True, timeout=60)
+    merged = json.loads(base.read_text(encoding="utf-8"))
+    assert set(merged["claims"]) == {"t.old", "t.new"} and merged["parts"][0]["commit"] == "bbb2222"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part.json", "torch-2.4.0.json"]
