@@ -251,13 +251,16 @@ def layouts(draw, shape=None, elements: st.SearchStrategy[float] | None = None,
 # --------------------------------------------------------------------------- failures
 
 
+REPRODUCE = "Reproduce with:"   # the note's head; the workbook says it in the learner's language (strings "learn_reproduce")
+
+
 @contextlib.contextmanager
 def reproduce(code: str):
     """Attach ``code`` (Python that replays the failing case) to any exception raised inside."""
     try:
         yield
     except Exception as exc:
-        exc.add_note("Reproduce with:\n    import torch, numpy as np\n"
+        exc.add_note(f"{REPRODUCE}\n    import torch, numpy as np\n"
                      + "\n".join("    " + line for line in code.strip().splitlines()))
         raise
 

@@ -456,6 +456,18 @@ def test_a_wrong_answer_says_which_value_is_the_learners_and_which_is_torchs(tmp
     out = learn_output(wb, "--lang", lang, files=files, env_extra={"CI": "true"}).stdout
     flat = out.replace("\n", "")
     assert mine in flat and torch_side in flat and "ref.strides.view_strides(" in flat, out
+    # the notes of the failure (the replay code, hypothesis' failing case) are headed in the learner's language
+    heads = {"en": ("Reproduce with:", "Failing test case:"), "zh": ("复现代码：", "失败的测试用例：")}
+    assert all(head in out for head in heads[lang]), out
+    assert lang == "en" or not any(head in out for head in heads["en"]), out
+
+
+def test_the_replay_notes_head_is_the_one_the_workbook_translates():
+    import re
+
+    from torchclaims.strings import table
+    source = (ROOT / "specs" / "hypothesis_helpers.py").read_text(encoding="utf-8")
+    assert re.search(r'^REPRODUCE = "([^"]*)"', source, re.M)[1] == table("en")["learn_reproduce"]
 
 
 def test_an_error_the_spec_meets_in_the_learners_model_shows_the_spec_line(tmp_path):

@@ -351,6 +351,10 @@ class LearnPlugin:
     def _translated(self, line: str) -> str:
         """An exception line, a stub's message in the learner's language; an assertion of a
         lesson spec said so that the learner's side is named as theirs (``sides``)."""
+        t, english = _text(self.lang), _text("en")
+        for head in ("reproduce", "failing_case"):   # a note's head: "Reproduce with:" said in the learner's language
+            if line.startswith(english[head]):
+                return t[head] + line[len(english[head]):].lstrip(" ") if self.lang == "zh" else line
         name, sep, message = line.partition(": ")
         if not sep:
             return line

@@ -124,6 +124,8 @@ EN = {
         "wb_not_folder": "{dir} exists and is not a folder",
         "wb_is_reference": "{dir} is reference_impl/ itself, not a workbook",
         "wb_no_command": "workbook: give a command: init DIR, status DIR, learn DIR or watch DIR",
+        # the heads of the notes a failing lesson spec carries (specs/hypothesis_helpers.py, hypothesis)
+        "learn_reproduce": "Reproduce with:", "learn_failing_case": "Failing test case:",
         "learn_needs_impl": ("--learn needs a workbook: add --impl DIR (or set TORCHCLAIMS_IMPL); "
                              "create one with python -m torchclaims workbook init DIR"),
         "learn_not_reference": ("--learn runs against a workbook, not reference_impl/ itself; "

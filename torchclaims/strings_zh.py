@@ -109,6 +109,7 @@ ZH = {
         "wb_not_folder": "{dir} 已存在，但不是文件夹",
         "wb_is_reference": "{dir} 是 reference_impl/ 本身，不是练习册",
         "wb_no_command": "workbook：请给出命令：init DIR、status DIR、learn DIR 或 watch DIR",
+        "learn_reproduce": "复现代码：", "learn_failing_case": "失败的测试用例：",
         "learn_needs_impl": ("--learn 需要一个练习册：加 --impl DIR（或设置 TORCHCLAIMS_IMPL）；"
                              "用 python -m torchclaims workbook init DIR --lang zh 创建"),
         "learn_not_reference": ("--learn 针对练习册运行，而不是 reference_impl/ 本身；"
