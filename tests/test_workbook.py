@@ -564,3 +564,48 @@ def test_is_stub_recognises_a_stub_in_either_language(tmp_path):
     (tmp_path / "strides.py").write_text(
         'def contiguous_strides(shape):\n    """Doc."""\n    return ()\n', encoding="utf-8")
     assert not is_stub(tmp_path, "strides.contiguous_strides")
+
+
+def test_every_docstring_of_the_reference_has_its_chinese_and_no_other():
+    """The Chinese workbook's files: reference_impl/docstrings.zh-CN.toml holds one Chinese
+    docstring for each docstring of reference_impl/ (module, class, function), and nothing else."""
+    import ast
+    import re
+    translated = workbook.docstrings_zh()
+    for path in sorted(workbook.REFERENCE_DIR.glob("*.py")):
+        names = set(workbook.documented(ast.parse(path.read_text(encoding="utf-8"))))
+        zh = translated.get(path.stem, {})
+        assert set(zh) == names, (path.name, sorted(names ^ set(zh)))
+        english = [name for name, doc in zh.items() if not re.search(r"[\u4e00-\u9fff]", doc)]
+        assert not english, f"{path.name}: docstrings without Chinese: {english}"
+    assert set(translated) <= {p.stem for p in workbook.REFERENCE_DIR.glob("*.py")}
+
+
+def test_a_chinese_workbook_has_chinese_docstrings_and_stubs_that_learn_still_recognises(tmp_path):
+    import ast
+
+    from torchclaims.learn import STUB
+    wb = tmp_path / "wb"
+    workbook.write_workbook(wb, LESSONS, lang="zh")
+    translated = workbook.docstrings_zh()
+    for path in sorted(wb.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = workbook.documented(tree)
+        for name, doc in translated.get(path.stem, {}).items():
+            assert ast.get_docstring(found[name]) == doc, (path.name, name)
+    for lesson in LESSONS:
+        for fn in lesson.functions:
+            assert workbook.is_stub(wb, fn), fn
+    source = (wb / "strides.py").read_text(encoding="utf-8")
+    message = f"{LESSONS[0].label_in('zh')}：请编写 {LESSONS[0].functions[0]}"
+    assert f'raise NotImplementedError("{message}")' in source and STUB.match(message)
+    english = workbook.write_workbook(tmp_path / "en", LESSONS)
+    assert english[0] and "Lesson 01" in (tmp_path / "en" / "strides.py").read_text(encoding="utf-8")
+
+
+def test_a_docstring_with_quotes_and_backslashes_is_written_back_exactly():
+    import ast
+    source = 'def f(x):\n    """Old."""\n    return x\n'
+    for doc in ('以 "x" 结尾的"', "反斜杠 \\n 与 ''' 及 \"\"\" 都保留", "两行\n\n第二段"):
+        out = workbook.stub_source(source, [], "m", "zh", {"f": doc})
+        assert ast.get_docstring(workbook.documented(ast.parse(out))["f"]) == doc, out

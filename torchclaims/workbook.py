@@ -40,6 +40,8 @@ from .links import file_links, parse
 from .strings import text
 
 REFERENCE_DIR = ROOT / "reference_impl"
+DOCSTRINGS_ZH = REFERENCE_DIR / "docstrings.zh-CN.toml"   # what `workbook init --lang zh` writes instead
+MODULE_DOC = "module"      # the key of a module's own docstring there
 LESSONS_ENV = "TORCHCLAIMS_LESSONS"       # another manifest (the tooling tests use it)
 ONLY_ENV = "TORCHCLAIMS_LEARN_ONLY"       # comma-separated lesson names: run just these, all of them
 MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this path at collection
@@ -227,12 +229,50 @@ def _body_span(node) -> tuple[int, int, int]:
     return first.lineno, body[-1].end_lineno, first.col_offset
 
 
-def stub_line(lesson: Lesson, qualified: str) -> str:
-    return f'raise NotImplementedError("{lesson.label}: write {qualified}")'
+def stub_line(lesson: Lesson, qualified: str, lang: str = "en") -> str:
+    return f'raise NotImplementedError("{text(lang, "stub", label=lesson.label_in(lang), function=qualified)}")'
 
 
-def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str) -> str:
-    """``source`` with the body of each (qualified name, lesson) replaced by the stub line."""
+def docstrings_zh(path: pathlib.Path = DOCSTRINGS_ZH) -> dict[str, dict[str, str]]:
+    """The Chinese docstrings of reference_impl/: module -> {qualified name, or MODULE_DOC for the
+    module's own: the docstring}."""
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def documented(tree: ast.Module) -> dict[str, ast.AST]:
+    """Every node of ``tree`` with a docstring: MODULE_DOC for the module, else its qualified name
+    inside it (``func``, ``Class``, ``Class.method``, ``outer.inner``)."""
+    found: dict[str, ast.AST] = {MODULE_DOC: tree} if ast.get_docstring(tree) is not None else {}
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                if ast.get_docstring(child) is not None:
+                    found[name] = child
+                walk(child, name + ".")
+    walk(tree, "")
+    return found
+
+
+def _docstring_lines(doc: str, col: int) -> str:
+    """``doc`` as a triple-quoted literal at column ``col`` (its lines indented to the code's)."""
+    doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if doc.endswith('"'):
+        doc = doc[:-1] + '\\"'
+    pad = " " * col
+    body = doc.splitlines()
+    if len(body) == 1:
+        return f'{pad}"""{body[0]}"""\n'
+    rest = "".join(f"{pad}{line}\n" if line else "\n" for line in body[1:])
+    return f'{pad}"""{body[0]}\n{rest}{pad}"""\n'
+
+
+def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str, lang: str = "en",
+                docs: dict[str, str] | None = None) -> str:
+    """``source`` with the body of each (qualified name, lesson) replaced by the stub line, in
+    ``lang``; ``docs`` (qualified name or MODULE_DOC -> docstring) replaces those docstrings."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     spans = []
@@ -240,7 +280,11 @@ def stub_source(source: str, exercises: list[tuple[str, Lesson]], module: str) -
         _, parts = _split(qualified)
         node = _locate(tree, parts, qualified)
         first, last, col = _body_span(node)
-        spans.append((first, last, " " * col + stub_line(lesson, qualified) + "\n"))
+        spans.append((first, last, " " * col + stub_line(lesson, qualified, lang) + "\n"))
+    for name, node in documented(tree).items() if docs else ():
+        if name in docs:
+            literal = node.body[0]
+            spans.append((literal.lineno, literal.end_lineno, _docstring_lines(docs[name], literal.col_offset)))
     for first, last, replacement in sorted(spans, reverse=True):  # bottom up, so line numbers stay valid
         lines[first - 1:last] = [replacement]
     out = "".join(lines)
@@ -257,14 +301,16 @@ def exercises_by_module(lessons: list[Lesson]) -> dict[str, list[tuple[str, Less
 
 
 def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
-                   reference: pathlib.Path = REFERENCE_DIR) -> tuple[list[str], list[str]]:
+                   reference: pathlib.Path = REFERENCE_DIR, lang: str = "en") -> tuple[list[str], list[str]]:
     """Write the workbook files that do not exist yet; return (written, kept) file names.
 
     ``stubbed``: the lessons whose functions become stubs (default: all); the other
     lessons keep the reference body (the tooling tests use this for "solved up to L").
+    ``lang`` "zh": the docstrings and the stubs' messages in Chinese (``DOCSTRINGS_ZH``).
     """
     stubbed = lessons if stubbed is None else stubbed
     by_module = exercises_by_module(list(stubbed))
+    translated = docstrings_zh() if lang == "zh" else {}
     dest.mkdir(parents=True, exist_ok=True)
     written, kept = [], []
     for src in sorted(reference.glob("*.py")):
@@ -274,7 +320,8 @@ def write_workbook(dest: pathlib.Path, lessons: list[Lesson], stubbed=None,
             continue
         text = src.read_text(encoding="utf-8")
         exercises = by_module.get(src.stem, [])
-        write_whole(target, stub_source(text, exercises, src.stem) if exercises else text)
+        docs = translated.get(src.stem)
+        write_whole(target, stub_source(text, exercises, src.stem, lang, docs) if exercises or docs else text)
         written.append(src.name)
     return written, kept
 

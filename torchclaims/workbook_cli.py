@@ -46,7 +46,7 @@ def cmd_init(args) -> int:
     if root.exists() and not root.is_dir():
         raise UsageError(text(lang, "wb_not_folder", dir=args.dir))
     lessons = _lessons()
-    written, kept = workbook.write_workbook(root, lessons)
+    written, kept = workbook.write_workbook(root, lessons, lang=lang)
     n_ex = sum(len(l.functions) for l in lessons)
     print(text(lang, "wb_created", root=root, n=len(lessons), k=n_ex))
     if written:
