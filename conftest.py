@@ -59,6 +59,7 @@ class _TorchRandom:
         seed_torch(value)
 
 
+THREADS_ENV = "TORCHCLAIMS_THREADS"   # intra-op threads of a specs or tests run (default 1)
 _torch_random = _TorchRandom()
 _torch_random_holder: list = []
 _hypothesis_ready = False
@@ -150,8 +151,22 @@ def pytest_collection_finish(session):
     collection afterwards (pytest's own check for unraisable exceptions, a spec's leak check,
     hypothesis) walks only what the tests create. Objects made by the tests are collected as ever.
     Nothing unfreezes them: pytest's own last collections run after every unconfigure hook, and
-    the process ends with the run."""
+    the process ends with the run.
+
+    A run of specs and tests uses one intra-op thread (``TORCHCLAIMS_THREADS=N``: N): their
+    tensors are tiny, and a second OpenMP thread only spin-waits, which cost a third of the quick
+    run's CPU time on this 2-core machine (docs/measurements.md). A run that collects benchmarks
+    keeps torch's own count: their figures state the threads they ran on."""
     gc.freeze()
+    if not any(item.path.parent.name == "benchmarks" for item in session.items):
+        torch.set_num_threads(spec_threads())
+
+
+def spec_threads() -> int:
+    wanted = os.environ.get(THREADS_ENV, "1")
+    if not wanted.isdigit() or int(wanted) < 1:
+        raise pytest.UsageError(f"{THREADS_ENV}={wanted!r}: give a whole number of threads, 1 or more")
+    return int(wanted)
 
 
 def torch_global_state() -> dict:

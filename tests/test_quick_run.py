@@ -103,3 +103,15 @@ def test_what_collection_imported_is_frozen_and_what_a_test_makes_is_still_colle
     del a, b
     gc.collect()
     assert alive() is None, "a reference cycle made by a test survived gc.collect()"
+
+
+def test_a_specs_run_uses_one_intra_op_thread_unless_told_otherwise(monkeypatch):
+    """A second OpenMP thread only spin-waits on the specs' tiny tensors (a third of the quick
+    run's CPU time here): the run sets one; TORCHCLAIMS_THREADS=N sets N; anything else is refused."""
+    assert torch.get_num_threads() == int(project_conftest.os.environ.get(project_conftest.THREADS_ENV, "1"))
+    monkeypatch.setenv(project_conftest.THREADS_ENV, "3")
+    assert project_conftest.spec_threads() == 3
+    for bad in ("0", "two", "-1", ""):
+        monkeypatch.setenv(project_conftest.THREADS_ENV, bad)
+        with pytest.raises(pytest.UsageError, match="whole number of threads"):
+            project_conftest.spec_threads()
