@@ -463,7 +463,8 @@ def test_items_star_rated_rows_code_starts_and_glued_headings_are_units():
             "以便后面的章节继续使用它来讲解训练循环验证流程保存与加载以及导出部署等等一系列后续的话题"
             "完整代码import torch class Net(torch.nn.Module): pass net Net() print(net)")
     assert len(code) > segment.LONG
-    assert _unit_texts(code)[-1] == "import torch class Net(torch.nn.Module): pass net Net() print(net)", _unit_texts(code)
+    # the code after its lead-in, one statement a unit (issue #40: a highlight can be one line of code)
+    assert _unit_texts(code)[-2:] == ["import torch", "class Net(torch.nn.Module): pass net Net() print(net)"], _unit_texts(code)
     glued = "最后调用 return model6. 进阶延伸这一节讲部署。参见 2.5 节的说明。前面的代码self.relu(x)4. 实操过程开始。"
     units = _unit_texts(glued)
     assert "6. 进阶延伸这一节讲部署。" in units and "4. 实操过程开始。" in units, units

@@ -98,3 +98,23 @@ def test_no_unit_is_longer_than_the_hard_limit():
     got = units(text)
     assert max(u.end - u.start for u in got) <= segment.HARD and len(got) > 40
     assert all(text[u.start:u.end].strip() for u in got)
+
+
+def test_code_that_lost_its_line_breaks_is_cut_into_statements_and_prose():
+    """Issue #40: a highlight can be one line of code. Statements glued to a file name or to other
+    code, an error message running into Chinese, and a long call running into the next sentence
+    are cut; "from x import y" and "python -c import ..." stay whole."""
+    from torchclaims import segment
+    text = ("安全启动脚本train_ddp.pyimport torch.distributed as dist from torch.nn.parallel import DistributedDataParallel "
+            "as DDP def setup(rank, world_size): dist.init_process_group(gloo, rankrank, world_sizeworld_size) "
+            "if __name__ __main__: mp.spawn(train_fn, args(world_size,), nprocsworld_size, joinTrue)关键纪律包装必须在之后"
+            "如果调用会报错v torch.tensor([1.0, 2.0], requires_gradTrue) w v * 2 # w.backward() ← RuntimeError: grad can "
+            "be implicitly created only for scalar outputs正确做法是提供参数")
+    pieces = [text[u.start:u.end] for u in segment.units(text)]
+    for piece in ("import torch.distributed as dist", "from torch.nn.parallel import DistributedDataParallel as DDP",
+                  "关键纪律包装必须在之后如果调用会报错", "正确做法是提供参数"):
+        assert piece in pieces, pieces
+    assert any(p.startswith("def setup(") for p in pieces) and any(p.startswith("if __name__") for p in pieces), pieces
+    assert any(p.startswith("v torch.tensor(") and p.endswith("scalar outputs") for p in pieces), pieces
+    whole = "我们这样检查环境是否正常python -c import torch; print(torch.__version__); print(torch.cuda.is_available())" * 3
+    assert not any(u.end - u.start < 20 for u in segment.units(whole)), [whole[u.start:u.end] for u in segment.units(whole)]

@@ -67,10 +67,38 @@ _TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
                         r"|(?<=[★☆])(?=[^★☆\s])")   # after a row's star rating
 
 
+# where code lost its line breaks: a statement that starts after a file name or after other code
+# ("train_ddp.pyimport torch", "... as DDP def setup(", "...) if __name__"), a dotted call right
+# after a closing quote ("...多少”w.backward("), an assignment that lost its "=" right after Chinese
+# text ("会报错v torch.tensor(")
+_STATEMENT = re.compile(r"(?<=\.py)(?=(?:import|from) [A-Za-z_])"
+                        r"|(?<=[A-Za-z0-9_)\]]) (?=(?:def [A-Za-z_]\w*\(|class [A-Za-z_]\w*[(:]|from [A-Za-z_][A-Za-z0-9_.]* import "
+                        r"|import [A-Za-z_][A-Za-z0-9_.]*|if __name__))"
+                        r"|(?<=[”」])(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\()"
+                        r"|(?<=[\u4e00-\u9fff])(?=[A-Za-z_][A-Za-z0-9_]* [A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]+\()", re.ASCII)
+# a quoted error message that runs into the Chinese text after it ("...for scalar outputs正确做法")
+_ERROR_MESSAGE = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception|Warning): [^\u4e00-\u9fff]{10,}?(?=[\u4e00-\u9fff]{2})")
+# a long call (30 characters or more, arguments and all) that runs into Chinese prose ("...joinTrue)关键纪律"),
+# not into the rest of its own sentence ("torch.save(...)的完整格式")
+_CALL_THEN_PROSE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\((?:[^()]|\([^()]*\)){24,}\)(?=[\u4e00-\u9fff]{4})(?![的是后中时])")
+# "from x | import y" is one statement, and "python -c | import torch" one shell command
+_NOT_A_STATEMENT = re.compile(r"(?:from [A-Za-z_][A-Za-z0-9_.]*|python3? -c) ?$")
+_CALL_END = re.compile(r"\)(?=[\u4e00-\u9fff])(?![的是后中时])")   # not into its own sentence
+_TWO_CJK = re.compile(r"[\u4e00-\u9fff]{2}")
+
+
 def _run_cuts(text: str, a: int, b: int) -> list[int]:
-    """Where a long run ``text[a:b]`` lost its line breaks: comment ends, enumerations, table rows."""
+    """Where a long run ``text[a:b]`` lost its line breaks: comment ends, enumerations, table rows,
+    code statements, error messages and calls that run into prose."""
     piece = text[a:b]
     cuts = {m.start() for rule in (_ENUMERATION, _TABLE_ROW, _CODE_START) for m in rule.finditer(piece)}
+    cuts |= {m.start() for m in _STATEMENT.finditer(piece) if not _NOT_A_STATEMENT.search(piece, 0, m.start())}
+    cuts |= {m.end() for rule in (_ERROR_MESSAGE, _CALL_THEN_PROSE) for m in rule.finditer(piece)}
+    for m in _COMMENT.finditer(piece):   # a comment of code or English only that runs into Chinese prose
+        prose = _TWO_CJK.search(piece, m.end())
+        if prose and prose.start() - m.end() >= 5 and piece[prose.start() - 1] in ")]" \
+                and not _CJK.search(piece, m.end(), prose.start()) and "#" not in piece[m.end():prose.start()]:
+            cuts.add(prose.start())
     for m in _COMMENT.finditer(piece):
         stop = min((i for i in (piece.find("#", m.end()) + 2, piece.find("。", m.end())) if i > 1), default=len(piece))
         end = _COMMENT_END.search(piece, m.end(), stop)
@@ -177,6 +205,8 @@ def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
             out.append((a, b))
             continue
         marks = [m.end() + a for m in _SOFT.finditer(text[a:b])]
+        if b - a > 2 * LONG:   # a run with hardly a mark left (a table that lost its cells): also after a call
+            marks = sorted(marks + [m.end() + a for m in _CALL_END.finditer(text[a:b])])
         last = a
         for m in marks:
             if m - last >= LONG // 2 and b - m >= 20:
