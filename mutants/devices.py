@@ -537,3 +537,56 @@ def scatter_deep_copies_objects():
         return [copy.deepcopy(part) for part in original(inputs, target_gpus, dim)]
 
     scatter_gather.scatter = scatter
+
+
+@fault("devices.launch-passes-local-rank-argument")
+def launch_keeps_rank_in_environment():
+    """torch.distributed.launch behaves as if --use-env were given: no --local-rank argument."""
+    import torch.distributed.run as run_module
+    run_module.get_use_env = lambda args: True
+
+
+@fault("devices.torchrun-replaces-launch")
+def launch_not_deprecated():
+    """torch.distributed.launch's main runs without its FutureWarning pointing to torchrun."""
+    import torch.distributed.launch as launch
+    launch.main = lambda args=None: launch.launch(launch.parse_args(args))
+
+
+_TOOLKIT_SITECUSTOMIZE = '''
+import os, shutil
+if os.environ.get("TORCHCLAIMS_FAULT_TOOLKIT_PATH"):
+    import torch
+    torch.cuda.is_available = lambda: shutil.which("nvcc") is not None
+    torch.cuda.device_count = lambda: int(shutil.which("nvcc") is not None)
+'''
+
+
+@fault("devices.is-available-needs-toolkit-path")
+def is_available_follows_nvcc_on_path():
+    """torch.cuda.is_available() (and device_count()) report whether the CUDA toolkit's nvcc is on
+    PATH, in this process and in every Python it starts (a sitecustomize on PYTHONPATH), with a
+    stand-in toolkit put on PATH."""
+    import atexit
+    import os
+    import shutil
+    import stat
+    import tempfile
+
+    from torchclaims.mutants import RED_CLAIMS_ENV
+    red_file = os.environ.get(RED_CLAIMS_ENV)   # the runner's run directory, removed after the run
+    root = tempfile.mkdtemp(prefix="torchclaims-toolkit-", dir=os.path.dirname(red_file) if red_file else None)
+    atexit.register(shutil.rmtree, root, True)  # for a plain pytest --mutant run
+    toolkit_bin = os.path.join(root, "cuda", "bin")
+    os.makedirs(toolkit_bin)
+    nvcc = os.path.join(toolkit_bin, "nvcc")
+    with open(nvcc, "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\necho 'Cuda compilation tools (stand-in)'\n")
+    os.chmod(nvcc, os.stat(nvcc).st_mode | stat.S_IXUSR)
+    with open(os.path.join(root, "sitecustomize.py"), "w", encoding="utf-8") as f:
+        f.write(_TOOLKIT_SITECUSTOMIZE)
+    os.environ["PATH"] = toolkit_bin + os.pathsep + os.environ.get("PATH", "")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    os.environ["TORCHCLAIMS_FAULT_TOOLKIT_PATH"] = "1"
+    torch.cuda.is_available = lambda: shutil.which("nvcc") is not None
+    torch.cuda.device_count = lambda: int(shutil.which("nvcc") is not None)

@@ -600,3 +600,434 @@ def cuda_scaler_disables_silently():
 
     torch.cuda.amp.GradScaler = silent(torch.cuda.amp.GradScaler)
     torch.cuda.amp.autocast = silent(torch.cuda.amp.autocast)
+
+
+# --- found in tutorials (issue #41) -------------------------------------------------------
+
+@fault("numerics.fp16-range-65504")
+def float16_cast_saturates():
+    """Casting to float16 clamps to ±65504 instead of overflowing to inf."""
+    original = torch.Tensor.to
+
+    def to(self, *args, **kwargs):
+        target = kwargs.get("dtype", args[0] if args else None)
+        if target is torch.float16 and self.is_floating_point():
+            self = self.clamp(-65504.0, 65504.0)
+        return original(self, *args, **kwargs)
+
+    torch.Tensor.to = to
+
+
+@fault("numerics.bf16-range-like-fp32")
+def bfloat16_cast_with_float16_range():
+    """Casting to bfloat16 goes through float16 first, so it gets float16's narrow range."""
+    original = torch.Tensor.to
+
+    def to(self, *args, **kwargs):
+        target = kwargs.get("dtype", args[0] if args else None)
+        if target is torch.bfloat16 and self.dtype == torch.float32:
+            self = original(self, torch.float16)
+        return original(self, *args, **kwargs)
+
+    torch.Tensor.to = to
+
+
+@fault("numerics.bf16-coarser-than-fp16")
+def finfo_swaps_16_bit_eps():
+    """torch.finfo reports float16's eps for bfloat16 (and the other way round)."""
+    original = torch.finfo
+
+    class Swapped:
+        def __init__(self, dtype=None):
+            self._info = original(dtype) if dtype is not None else original()
+            other = {torch.bfloat16: torch.float16, torch.float16: torch.bfloat16}.get(dtype)
+            self.eps = original(other).eps if other is not None else self._info.eps
+
+        def __getattr__(self, name):
+            return getattr(self._info, name)
+
+    torch.finfo = Swapped
+
+
+@fault("numerics.autocast-weights-grads-float32")
+def autocast_casts_linear_parameters_in_place():
+    """Under CPU autocast nn.Linear converts its own weight and bias to the low dtype for good."""
+    original = torch.nn.Linear.forward
+
+    def forward(self, input):
+        if torch.is_autocast_enabled("cpu"):
+            low = torch.get_autocast_dtype("cpu")
+            self.weight.data = self.weight.data.to(low)
+            if self.bias is not None:
+                self.bias.data = self.bias.data.to(low)
+        return original(self, input)
+
+    torch.nn.Linear.forward = forward
+
+
+@fault("numerics.autocast-skips-inplace-out-float64")
+def autocast_reaches_inplace_addmm():
+    """Under CPU autocast Tensor.addmm_ hands back a low-precision result like the out-of-place op."""
+    original = torch.Tensor.addmm_
+
+    def addmm_(self, *args, **kwargs):
+        if torch.is_autocast_enabled("cpu"):
+            return self.addmm(*args, **kwargs)
+        return original(self, *args, **kwargs)
+
+    torch.Tensor.addmm_ = addmm_
+
+
+@fault("numerics.logsumexp-stable-large-inputs")
+def logsumexp_naive():
+    """torch.logsumexp computes log(sum(exp(x))) directly: inf and -inf for large inputs."""
+    def logsumexp(input, dim, keepdim=False, **kwargs):
+        return torch.log(torch.exp(input).sum(dim, keepdim=keepdim))
+
+    torch.logsumexp = logsumexp
+
+
+@fault("numerics.logsumexp-needs-dim")
+def logsumexp_dim_defaults_to_all():
+    """torch.logsumexp gets a default dim=None that reduces the whole tensor."""
+    original = torch.logsumexp
+
+    def logsumexp(input, dim=None, keepdim=False, **kwargs):
+        if dim is None:
+            dim = tuple(range(input.dim()))
+        return original(input, dim, keepdim, **kwargs)
+
+    torch.logsumexp = logsumexp
+
+
+@fault("numerics.log-softmax-is-x-minus-logsumexp")
+def tensor_logsumexp_is_max():
+    """Tensor.logsumexp returns the maximum (the log of the sum is dropped)."""
+    torch.Tensor.logsumexp = lambda self, dim, keepdim=False: self.amax(dim, keepdim=keepdim)
+
+
+@fault("numerics.softmax-large-inputs-stable")
+def softmax_without_max_shift():
+    """F.softmax computes exp(x) / exp(x).sum() with no max shift: nan for large logits."""
+    def softmax(input, dim=None, _stacklevel=3, dtype=None):
+        e = torch.exp(input if dtype is None else input.to(dtype))
+        return e / e.sum(dim, keepdim=True)
+
+    F.softmax = softmax
+
+
+def _wrap_cross_entropy(change):
+    original = F.cross_entropy
+
+    @functools.wraps(original)
+    def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                      reduce=None, reduction="mean", label_smoothing=0.0):
+        return change(original, input, target, weight, ignore_index, reduction, label_smoothing)
+
+    F.cross_entropy = cross_entropy
+
+
+@fault("numerics.cross-entropy-ignore-index")
+def ignored_targets_count_in_the_mean():
+    """cross_entropy's mean divides by every row, the ignored ones included."""
+    def change(original, input, target, weight, ignore_index, reduction, label_smoothing):
+        rows = original(input, target, weight=weight, ignore_index=ignore_index, reduction="none",
+                        label_smoothing=label_smoothing)
+        return rows.mean() if reduction == "mean" and weight is None else original(
+            input, target, weight=weight, ignore_index=ignore_index, reduction=reduction,
+            label_smoothing=label_smoothing)
+
+    _wrap_cross_entropy(change)
+
+
+@fault("numerics.label-smoothing-uniform-mix")
+def label_smoothing_skips_the_true_class():
+    """label_smoothing spreads eps over the wrong classes only (the true class keeps 1 - eps)."""
+    def change(original, input, target, weight, ignore_index, reduction, label_smoothing):
+        if label_smoothing and not target.is_floating_point():
+            one_hot = F.one_hot(target, input.shape[1]).to(input.dtype)
+            target = one_hot * (1 - label_smoothing) + (1 - one_hot) * label_smoothing / (input.shape[1] - 1)
+        return original(input, target, weight=weight, reduction=reduction)
+
+    _wrap_cross_entropy(change)
+
+
+@fault("numerics.cross-entropy-probability-targets")
+def cross_entropy_rejects_probabilities():
+    """cross_entropy refuses a float target, as releases before 1.10 did."""
+    def change(original, input, target, weight, ignore_index, reduction, label_smoothing):
+        if target.is_floating_point():
+            raise RuntimeError("expected scalar type Long but found Float")
+        return original(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction,
+                        label_smoothing=label_smoothing)
+
+    _wrap_cross_entropy(change)
+
+
+@fault("numerics.nll-loss-class-indices-only")
+def nll_loss_accepts_probabilities():
+    """F.nll_loss takes a float (N, C) target as probabilities: -(p * input).sum(1).mean()."""
+    original = F.nll_loss
+
+    def nll_loss(input, target, *args, **kwargs):
+        if target.is_floating_point() and target.shape == input.shape:
+            return -(target * input).sum(1).mean()
+        return original(input, target, *args, **kwargs)
+
+    F.nll_loss = nll_loss
+
+
+@fault("numerics.cross-entropy-weight-weighted-mean")
+def weighted_cross_entropy_divides_by_n():
+    """cross_entropy with class weights averages over N rows instead of the sum of the weights."""
+    def change(original, input, target, weight, ignore_index, reduction, label_smoothing):
+        if weight is not None and reduction == "mean":
+            return original(input, target, weight=weight, ignore_index=ignore_index, reduction="none",
+                            label_smoothing=label_smoothing).mean()
+        return original(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction,
+                        label_smoothing=label_smoothing)
+
+    _wrap_cross_entropy(change)
+
+
+@fault("numerics.loss-reduction-modes")
+def mse_mean_per_sample():
+    """F.mse_loss's mean divides by the batch size instead of the number of elements."""
+    original = F.mse_loss
+
+    def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+        if reduction == "mean":
+            return original(input, target, reduction="sum") / input.shape[0]
+        return original(input, target, reduction=reduction)
+
+    F.mse_loss = mse_loss
+
+
+@fault("numerics.kldiv-log-prob-input-batchmean")
+def kl_div_batchmean_is_elementwise_mean():
+    """F.kl_div's 'batchmean' divides by every element, like 'mean'."""
+    original = F.kl_div
+
+    def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+        if reduction == "batchmean":
+            return original(input, target, reduction="sum", log_target=log_target) / input.numel()
+        return original(input, target, reduction=reduction, log_target=log_target)
+
+    F.kl_div = kl_div
+
+
+@fault("numerics.size-average-reduce-deprecated")
+def legacy_reduction_args_ignored():
+    """size_average and reduce are silently ignored: the loss keeps reduction='mean'."""
+    import torch.nn._reduction as reduction_module
+    reduction_module.legacy_get_string = lambda size_average, reduce, emit_warning=True: "mean"
+
+
+@fault("numerics.bce-with-logits-is-sigmoid-bce")
+def bce_with_logits_through_sigmoid():
+    """F.binary_cross_entropy_with_logits is binary_cross_entropy(sigmoid(x)): capped at 100 for large logits."""
+    def bce_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                        pos_weight=None):
+        return F.binary_cross_entropy(torch.sigmoid(input), target, weight=weight, reduction=reduction)
+
+    F.binary_cross_entropy_with_logits = bce_with_logits
+
+
+@fault("numerics.bce-pos-weight-positive-term")
+def pos_weight_scales_every_term():
+    """pos_weight multiplies the whole loss, negatives included."""
+    original = F.binary_cross_entropy_with_logits
+
+    def bce_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                        pos_weight=None):
+        if pos_weight is None:
+            return original(input, target, weight=weight, reduction=reduction)
+        rows = original(input, target, weight=weight, reduction="none") * pos_weight
+        return {"none": rows, "sum": rows.sum()}.get(reduction, rows.mean())
+
+    F.binary_cross_entropy_with_logits = bce_with_logits
+
+
+@fault("numerics.linear-default-init-uniform")
+def linear_bias_starts_at_zero():
+    """nn.Linear.reset_parameters zeroes the bias after the usual weight init."""
+    original = torch.nn.Linear.reset_parameters
+
+    def reset_parameters(self):
+        original(self)
+        if self.bias is not None:
+            torch.nn.init.zeros_(self.bias)
+
+    torch.nn.Linear.reset_parameters = reset_parameters
+
+
+@fault("numerics.conv-default-init-uniform")
+def conv_init_with_relu_gain():
+    """Conv layers draw their weight with kaiming_uniform_(a=0): a bound sqrt(6) times larger."""
+    import math
+
+    from torch.nn.modules.conv import _ConvNd
+
+    def reset_parameters(self):
+        torch.nn.init.kaiming_uniform_(self.weight, a=0)
+        if self.bias is not None:
+            bound = 1 / math.sqrt(self.weight[0].numel())
+            torch.nn.init.uniform_(self.bias, -bound, bound)
+
+    _ConvNd.reset_parameters = reset_parameters
+
+
+@fault("numerics.kaiming-normal-defaults")
+def kaiming_normal_defaults_to_fan_out():
+    """nn.init.kaiming_normal_ defaults to mode='fan_out'."""
+    original = torch.nn.init.kaiming_normal_
+
+    def kaiming_normal_(tensor, a=0, mode="fan_out", nonlinearity="leaky_relu", generator=None):
+        return original(tensor, a=a, mode=mode, nonlinearity=nonlinearity, generator=generator)
+
+    torch.nn.init.kaiming_normal_ = kaiming_normal_
+
+
+@fault("numerics.bce-weight-elementwise-plain-mean")
+def bce_weight_mean_over_weights():
+    """binary_cross_entropy_with_logits with a weight averages over the sum of the weights, not the elements."""
+    original = F.binary_cross_entropy_with_logits
+
+    def bce_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                        pos_weight=None):
+        if weight is not None and reduction == "mean":
+            rows = original(input, target, weight=weight, reduction="none", pos_weight=pos_weight)
+            return rows.sum() / weight.expand_as(rows).sum()
+        return original(input, target, weight=weight, reduction=reduction, pos_weight=pos_weight)
+
+    F.binary_cross_entropy_with_logits = bce_with_logits
+
+
+@fault("numerics.margin-ranking-loss-elementwise")
+def margin_ranking_loss_all_pairs():
+    """F.margin_ranking_loss compares every x1[i] with every x2[j]: an n x n matrix."""
+    original = F.margin_ranking_loss
+
+    def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        if reduction == "none" and input1.dim() == 1:
+            return original(input1[:, None].expand(-1, len(input2)), input2[None, :].expand(len(input1), -1),
+                            target[:, None].expand(-1, len(input2)), margin=margin, reduction="none")
+        return original(input1, input2, target, margin=margin, reduction=reduction)
+
+    F.margin_ranking_loss = margin_ranking_loss
+
+
+@fault("numerics.float32-float64-finfo")
+def float32_adds_with_float64_rounding():
+    """float32 addition is done in float64 and not rounded back: 1 + eps/2 stays above 1."""
+    original = torch.Tensor.__add__
+
+    def add(self, other):
+        if self.dtype == torch.float32 and self.dim() == 0:
+            return original(self.double(), other)
+        return original(self, other)
+
+    torch.Tensor.__add__ = add
+
+
+@fault("numerics.poisson-nll-defaults")
+def poisson_nll_defaults_to_rates():
+    """nn.PoissonNLLLoss defaults to log_input=False (the input taken as a rate)."""
+    original = torch.nn.PoissonNLLLoss.__init__
+
+    def __init__(self, log_input=False, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        original(self, log_input, full, size_average, eps, reduce, reduction)
+
+    torch.nn.PoissonNLLLoss.__init__ = __init__
+
+
+@fault("numerics.cpu-amp-autocast-deprecated")
+def cpu_amp_autocast_silent():
+    """torch.cpu.amp.autocast no longer warns that it is deprecated."""
+    import warnings
+
+    original = torch.cpu.amp.autocast
+
+    def autocast(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            return original(*args, **kwargs)
+
+    torch.cpu.amp.autocast = autocast
+
+
+@fault("numerics.linear-default-not-xavier", "numerics.linear-default-init-uniform")
+def linear_init_is_xavier():
+    """nn.Linear.reset_parameters draws its weight with xavier_uniform_."""
+    original = torch.nn.Linear.reset_parameters
+
+    def reset_parameters(self):
+        original(self)
+        torch.nn.init.xavier_uniform_(self.weight)
+
+    torch.nn.Linear.reset_parameters = reset_parameters
+
+
+@fault("numerics.xavier-init-scale")
+def xavier_uniform_uses_fan_in_only():
+    """nn.init.xavier_uniform_ bounds its draw by gain * sqrt(3 / fan_in), ignoring fan_out."""
+    import math
+
+    def xavier_uniform_(tensor, gain=1.0, generator=None):
+        bound = gain * math.sqrt(3.0 / tensor[0].numel())
+        return torch.nn.init.uniform_(tensor, -bound, bound, generator=generator)
+
+    torch.nn.init.xavier_uniform_ = xavier_uniform_
+
+
+@fault("numerics.init-uniform-normal-defaults")
+def init_normal_defaults_to_small_std():
+    """nn.init.normal_ defaults to std=0.01."""
+    original = torch.nn.init.normal_
+
+    def normal_(tensor, mean=0.0, std=0.01, generator=None):
+        return original(tensor, mean, std, generator=generator)
+
+    torch.nn.init.normal_ = normal_
+
+
+@fault("numerics.init-without-underscore-deprecated")
+def init_old_names_silent():
+    """nn.init.xavier_normal and nn.init.normal fill silently, with no deprecation warning."""
+    torch.nn.init.xavier_normal = torch.nn.init.xavier_normal_
+    torch.nn.init.normal = torch.nn.init.normal_
+
+
+@fault("numerics.module-apply-init")
+def module_apply_parents_first():
+    """Module.apply calls fn on the module before its children (pre-order)."""
+    def apply(self, fn):
+        fn(self)
+        for child in self.children():
+            child.apply(fn)
+        return self
+
+    torch.nn.Module.apply = apply
+
+
+@fault("numerics.bce-input-must-be-probabilities")
+def bce_clamps_out_of_range_inputs():
+    """F.binary_cross_entropy clamps its input into [0, 1] instead of refusing values outside."""
+    original = F.binary_cross_entropy
+
+    def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+        return original(input.clamp(0, 1), target, weight=weight, reduction=reduction)
+
+    F.binary_cross_entropy = binary_cross_entropy
+
+
+@fault("numerics.cross-entropy-target-range")
+def cross_entropy_wraps_negative_targets():
+    """cross_entropy reads a target of -1 as the last class, Python-style, instead of refusing it."""
+    def change(original, input, target, weight, ignore_index, reduction, label_smoothing):
+        if not target.is_floating_point():
+            target = torch.where((target < 0) & (target != ignore_index), target + input.shape[1], target)
+        return original(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction,
+                        label_smoothing=label_smoothing)
+
+    _wrap_cross_entropy(change)

@@ -496,3 +496,293 @@ def creation_defaults_to_float64():
             out = _original(*args, **kwargs)
             return out.double() if out.is_floating_point() and "dtype" not in kwargs else out
         setattr(torch, name, made)
+
+
+# --- found in tutorials (issue #41) ----------------------------------------------------------
+
+
+@fault("tensors.underscore-methods-in-place")
+def add_underscore_returns_a_new_tensor():
+    """Tensor.add_ computes out of place: it returns a new tensor and leaves self unchanged."""
+    torch.Tensor.add_ = lambda self, other, *, alpha=1: self.add(other, alpha=alpha)
+
+
+@fault("tensors.unsqueeze-inserts-size-one-view")
+def unsqueeze_copies():
+    """Tensor.unsqueeze returns a copy with the new dimension instead of a view."""
+    torch.Tensor.unsqueeze = _copying(torch.Tensor.unsqueeze)
+
+
+@fault("tensors.squeeze-drops-size-one-dims", "tensors.squeeze-default-dim-zero")
+def squeeze_defaults_to_dim_zero():
+    """Tensor.squeeze() without a dim squeezes dim 0 only, as one tutorial says."""
+    original = torch.Tensor.squeeze
+
+    def squeeze(self, *args, **kwargs):
+        if not args and not kwargs:
+            return original(self, 0)
+        return original(self, *args, **kwargs)
+    torch.Tensor.squeeze = squeeze
+
+
+@fault("tensors.cat-vs-stack")
+def stack_is_cat():
+    """torch.stack joins along an existing dimension like torch.cat instead of adding one."""
+    original_cat = torch.cat
+    torch.stack = lambda tensors, dim=0, **kwargs: original_cat(tensors, dim, **kwargs)
+
+
+@fault("tensors.expand-is-a-view")
+def expand_copies():
+    """Tensor.expand materializes its result in new memory, like repeat."""
+    original = torch.Tensor.expand
+    torch.Tensor.expand = lambda self, *sizes, **kwargs: original(self, *sizes, **kwargs).clone()
+
+
+@fault("tensors.repeat-copies")
+def repeat_returns_expanded_view():
+    """Tensor.repeat returns a stride-0 view when every repeated dim has size 1, instead of copying."""
+    original = torch.Tensor.repeat
+
+    def repeat(self, *counts):
+        if len(counts) == 1 and isinstance(counts[0], (tuple, list, torch.Size)):
+            counts = tuple(counts[0])
+        lead = len(counts) - self.dim()
+        base = self.reshape((1,) * lead + tuple(self.shape))
+        if all(c == 1 or s == 1 for c, s in zip(counts, base.shape)):
+            return base.expand(*[c * s for c, s in zip(counts, base.shape)])
+        return original(self, *counts)
+    torch.Tensor.repeat = repeat
+
+
+@fault("tensors.numpy-requires-grad-needs-detach")
+def numpy_ignores_requires_grad():
+    """Tensor.numpy() converts a tensor that requires grad without complaint."""
+    original = torch.Tensor.numpy
+    torch.Tensor.numpy = lambda self, *, force=False: original(self.detach(), force=force)
+
+
+@fault("tensors.rand-unit-interval")
+def rand_reaches_one():
+    """torch.rand rescales its draws so that the largest is exactly 1: a closed [0, 1]."""
+    original = torch.rand
+
+    def rand(*args, **kwargs):
+        out = original(*args, **kwargs)
+        return out / out.max()
+    torch.rand = rand
+
+
+@fault("tensors.arange-excludes-end")
+def arange_includes_end():
+    """torch.arange(start, end, step) goes one step further, so end itself is included."""
+    original = torch.arange
+
+    def arange(start, end=None, step=1, **kwargs):
+        if end is None:
+            return original(start + step, **kwargs)
+        return original(start, end + step, step, **kwargs)
+    torch.arange = arange
+
+
+@fault("tensors.default-dtypes-vs-numpy")
+def tensor_floats_default_to_float64():
+    """torch.tensor infers float64 from Python floats, like NumPy."""
+    original = torch.tensor
+
+    def tensor(data, *args, **kwargs):
+        out = original(data, *args, **kwargs)
+        if out.is_floating_point() and "dtype" not in kwargs and isinstance(data, (list, tuple, float)):
+            return out.double()
+        return out
+    torch.tensor = tensor
+
+
+@fault("tensors.ops-keep-dtype")
+def add_keeps_left_dtype():
+    """Tensor + other casts the result back to the left operand's dtype: no type promotion."""
+    original = torch.Tensor.__add__
+    torch.Tensor.__add__ = lambda self, other: original(self, other).to(self.dtype)
+
+
+@fault("tensors.item-python-scalar")
+def item_returns_tensor():
+    """Tensor.item() returns the one-element tensor itself, reshaped to 0-dim, instead of a Python number."""
+    original = torch.Tensor.reshape
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return original(self, ())
+    torch.Tensor.item = item
+
+
+@fault("tensors.int-index-drops-dim")
+def int_index_keeps_dim():
+    """An integer index on the first dimension acts like the slice i:i+1 and keeps the dimension."""
+    original = torch.Tensor.__getitem__
+
+    def getitem(self, index):
+        if isinstance(index, int):
+            index = slice(index, index + 1 if index != -1 else None)
+        elif isinstance(index, tuple) and index and isinstance(index[0], int):
+            first = index[0]
+            index = (slice(first, first + 1 if first != -1 else None),) + index[1:]
+        return original(self, index)
+    torch.Tensor.__getitem__ = getitem
+
+
+@fault("tensors.reduction-dim-keepdim")
+def sum_ignores_keepdim():
+    """Tensor.sum drops the reduced dimension even when keepdim=True."""
+    original = torch.Tensor.sum
+
+    def sum_(self, *args, keepdim=False, **kwargs):
+        return original(self, *args, **kwargs)
+    torch.Tensor.sum = sum_
+
+
+@fault("tensors.view-minus-one-infers")
+def view_accepts_several_minus_ones():
+    """Tensor.view quietly reads every -1 after the first as 1 instead of refusing two unknown sizes."""
+    original = torch.Tensor.view
+
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list, torch.Size)):
+            shape = tuple(shape[0])
+        if all(isinstance(s, int) for s in shape) and shape.count(-1) > 1:
+            first = shape.index(-1)
+            shape = tuple(s if s != -1 or i == first else 1 for i, s in enumerate(shape))
+        return original(self, *shape)
+    torch.Tensor.view = view
+
+
+@fault("tensors.broadcast-zero-dim-excluded")
+def zero_dim_refuses_broadcast():
+    """Tensor + a 0-dim tensor raises when the other operand has dimensions, as one tutorial says."""
+    original = torch.Tensor.__add__
+
+    def add(self, other):
+        if isinstance(other, torch.Tensor) and (other.dim() == 0) != (self.dim() == 0):
+            raise RuntimeError("0-dim tensors cannot be broadcast")
+        return original(self, other)
+    torch.Tensor.__add__ = add
+
+
+@fault("tensors.size-varargs-or-tuple")
+def ones_misreads_a_size_tuple():
+    """torch.ones reads a size tuple as a 1-D length (its number of entries) instead of as the shape."""
+    original = torch.ones
+
+    def ones(*size, **kwargs):
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            return original(len(size[0]), **kwargs)
+        return original(*size, **kwargs)
+    torch.ones = ones
+
+
+@fault("tensors.size-method-equals-shape")
+def size_returns_a_list():
+    """Tensor.size() returns a plain list of the sizes instead of the torch.Size that .shape holds."""
+    original = torch.Tensor.size
+
+    def size(self, dim=None):
+        return list(original(self)) if dim is None else original(self, dim)
+    torch.Tensor.size = size
+
+
+@fault("tensors.chunk-split-sizes")
+def chunk_balances_like_tensor_split():
+    """torch.chunk spreads the elements evenly over exactly n pieces, as tensor_split does."""
+    torch.chunk = torch.tensor_split
+    torch.Tensor.chunk = torch.Tensor.tensor_split
+
+
+@fault("tensors.from-numpy-rebinding")
+def from_numpy_snapshots_the_array():
+    """torch.from_numpy takes a snapshot of the array, so later in-place writes to it are lost."""
+    original = torch.from_numpy
+    torch.from_numpy = lambda a: original(a.copy())
+
+
+@fault("tensors.tensor-class-rejects-dtype")
+def tensor_factory_ignores_dtype():
+    """torch.tensor ignores its dtype argument and always infers the dtype from the data."""
+    original = torch.tensor
+
+    def tensor(data, *args, dtype=None, **kwargs):
+        return original(data, *args, **kwargs)
+    torch.tensor = tensor
+
+
+@fault("tensors.gather-index-shape")
+def gather_squeezes_the_index_dim():
+    """torch.gather drops a trailing size-1 dimension, so the result no longer has the index's shape."""
+    original = torch.gather
+
+    def gather(input, dim, index, **kwargs):
+        return original(input, dim, index, **kwargs).squeeze(-1)
+    torch.gather = gather
+    torch.Tensor.gather = lambda self, dim, index, **kwargs: gather(self, dim, index, **kwargs)
+
+
+@fault("tensors.scatter-one-hot")
+def scatter_underscore_is_out_of_place():
+    """Tensor.scatter_ returns a new tensor and leaves self unchanged."""
+    original = torch.Tensor.scatter
+    torch.Tensor.scatter_ = lambda self, *args, **kwargs: original(self, *args, **kwargs)
+
+
+@fault("tensors.matmul-broadcasts-batch")
+def matmul_refuses_batch_broadcast():
+    """The @ operator insists on equal batch dimensions instead of broadcasting a batch of 1."""
+    original = torch.Tensor.__matmul__
+
+    def matmul(self, other):
+        if self.dim() > 2 and other.dim() > 2 and self.shape[:-2] != other.shape[:-2]:
+            raise RuntimeError("batch dimensions must match")
+        return original(self, other)
+    torch.Tensor.__matmul__ = matmul
+
+
+@fault("tensors.creation-dtype-device-args")
+def linspace_ignores_dtype():
+    """torch.linspace drops its dtype argument and always returns the default float dtype."""
+    original = torch.linspace
+
+    def linspace(*args, dtype=None, **kwargs):
+        return original(*args, **kwargs)
+    torch.linspace = linspace
+
+
+@fault("tensors.randn-standard-normal")
+def randn_draws_uniform():
+    """torch.randn draws uniformly on [-1, 1) instead of from the standard normal."""
+    original_rand = torch.rand
+    torch.randn = lambda *args, **kwargs: original_rand(*args, **kwargs) * 2 - 1
+
+
+@fault("tensors.max-without-dim-no-indices")
+def max_without_dim_returns_a_pair():
+    """torch.max(t) without dim returns a (values, indices) pair over the flattened tensor, as one tutorial says."""
+    original = torch.max
+
+    def max_(input, *args, **kwargs):
+        if not args and not kwargs:
+            return original(input.flatten(), 0)
+        return original(input, *args, **kwargs)
+    torch.max = max_
+
+
+@fault("tensors.argmax-flat-index-first-tie")
+def argmax_picks_the_last_tie():
+    """torch.argmax and Tensor.argmax return the last of equal maxima instead of the first."""
+    original = torch.argmax
+
+    def argmax(input, dim=None, keepdim=False):
+        if dim is None:
+            flat = input.flatten()
+            return flat.numel() - 1 - original(flat.flip(0))
+        return input.size(dim) - 1 - original(input.flip(dim), dim, keepdim)
+    torch.argmax = argmax
+    torch.Tensor.argmax = lambda self, dim=None, keepdim=False: argmax(self, dim, keepdim)
