@@ -924,3 +924,472 @@ def conv_transpose_output_padding_zero_fills():
         return F.pad(out, (0, saved[1], 0, saved[0]))
 
     nn.ConvTranspose2d.forward = forward
+
+
+@fault("modules.steplr-decays-every-step-size")
+def steplr_ignores_gamma():
+    """StepLR decays by a fixed 0.5 whatever gamma is."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.StepLR.__init__
+
+    def init(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        original(self, optimizer, step_size, gamma=0.5, last_epoch=last_epoch)
+
+    lr_scheduler.StepLR.__init__ = init
+
+
+@fault("modules.scheduler-step-counts-calls")
+def steplr_step_size_doubled():
+    """StepLR waits twice step_size scheduler steps between decays."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.StepLR.__init__
+
+    def init(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        original(self, optimizer, step_size * 2, gamma=gamma, last_epoch=last_epoch)
+
+    lr_scheduler.StepLR.__init__ = init
+
+
+@fault("modules.scheduler-order-warning")
+def scheduler_order_warning_silenced():
+    """lr_scheduler drops its warning about scheduler.step() coming before optimizer.step()."""
+    import types
+    import warnings
+
+    from torch.optim import lr_scheduler
+    quiet = types.SimpleNamespace(**{name: getattr(warnings, name) for name in dir(warnings) if not name.startswith("__")})
+
+    def warn(message, *args, **kwargs):
+        if "before `optimizer.step()`" in str(message):
+            return
+        warnings.warn(message, *args, **kwargs)
+
+    quiet.warn = warn
+    lr_scheduler.warnings = quiet
+
+
+@fault("modules.multisteplr-milestones-must-increase")
+def multisteplr_first_milestone_only():
+    """MultiStepLR decays at its first-listed milestone only."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.MultiStepLR.__init__
+
+    def init(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        original(self, optimizer, list(milestones)[:1], gamma=gamma, last_epoch=last_epoch)
+
+    lr_scheduler.MultiStepLR.__init__ = init
+
+
+@fault("modules.exponentiallr-gamma-power-epoch")
+def exponentiallr_linear_decay():
+    """ExponentialLR subtracts (1 - gamma) * base_lr per step instead of multiplying by gamma."""
+    from torch.optim import lr_scheduler
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [max(group["lr"] - (1 - self.gamma) * base, 0.0) for group, base in zip(self.optimizer.param_groups, self.base_lrs)]
+
+    lr_scheduler.ExponentialLR.get_lr = get_lr
+
+
+@fault("modules.cosine-t-max-half-period")
+def cosine_stays_at_eta_min():
+    """CosineAnnealingLR holds eta_min after T_max steps instead of climbing back."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.CosineAnnealingLR.get_lr
+
+    def get_lr(self):
+        if self.last_epoch >= self.T_max:
+            return [self.eta_min for _ in self.optimizer.param_groups]
+        return original(self)
+
+    lr_scheduler.CosineAnnealingLR.get_lr = get_lr
+
+
+@fault("modules.plateau-defaults-and-patience")
+def plateau_patience_off_by_one():
+    """ReduceLROnPlateau cuts the lr one epoch early (after patience - 1 bad epochs) and defaults patience to 5."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.ReduceLROnPlateau.__init__
+
+    def init(self, optimizer, mode="min", factor=0.1, patience=5, *args, **kwargs):
+        original(self, optimizer, mode, factor, max(patience - 1, 0), *args, **kwargs)
+
+    lr_scheduler.ReduceLROnPlateau.__init__ = init
+
+
+@fault("modules.plateau-step-needs-metric")
+def plateau_mode_max_ignored():
+    """ReduceLROnPlateau treats mode='max' as 'min'."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.ReduceLROnPlateau.__init__
+
+    def init(self, optimizer, mode="min", *args, **kwargs):
+        original(self, optimizer, "min", *args, **kwargs)
+
+    lr_scheduler.ReduceLROnPlateau.__init__ = init
+
+
+@fault("modules.onecycle-optimizer-lr-is-start")
+def onecycle_starts_from_optimizer_lr():
+    """OneCycleLR takes the optimizer's lr as its starting lr instead of max_lr / div_factor."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.OneCycleLR.__init__
+
+    def init(self, optimizer, max_lr, *args, **kwargs):
+        lrs = [group["lr"] for group in optimizer.param_groups]
+        original(self, optimizer, max_lr, *args, **kwargs)
+        for group, lr in zip(optimizer.param_groups, lrs):
+            group["initial_lr"] = lr
+            group["min_lr"] = lr / kwargs.get("final_div_factor", 1e4)
+        self.base_lrs = lrs
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+
+    lr_scheduler.OneCycleLR.__init__ = init
+
+
+@fault("modules.onecycle-steps-per-batch-total-steps")
+def onecycle_no_step_limit():
+    """OneCycleLR lets step() run past total_steps and derives total_steps from epochs alone."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.OneCycleLR.__init__
+    original_get_lr = lr_scheduler.OneCycleLR.get_lr
+
+    def init(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, *args, **kwargs):
+        if total_steps is None and epochs is not None:
+            total_steps = epochs
+        original(self, optimizer, max_lr, total_steps, None, None, *args, **kwargs)
+
+    def get_lr(self):
+        saved = self.last_epoch
+        self.last_epoch = min(self.last_epoch, self.total_steps)
+        try:
+            return original_get_lr(self)
+        finally:
+            self.last_epoch = saved
+
+    lr_scheduler.OneCycleLR.__init__ = init
+    lr_scheduler.OneCycleLR.get_lr = get_lr
+
+
+@fault("modules.lambdalr-base-lr-times-lambda")
+def lambdalr_compounds():
+    """LambdaLR multiplies the current lr by lr_lambda(epoch) instead of the base lr."""
+    from torch.optim import lr_scheduler
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return [base * lmbda(0) for lmbda, base in zip(self.lr_lambdas, self.base_lrs)]
+        return [group["lr"] * lmbda(self.last_epoch) for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
+
+    lr_scheduler.LambdaLR.get_lr = get_lr
+
+
+@fault("modules.linearlr-factor-interpolation")
+def linearlr_resets_after_total_iters():
+    """LinearLR returns to the base lr once total_iters is passed."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.LinearLR.get_lr
+
+    def get_lr(self):
+        if self.last_epoch > self.total_iters:
+            return list(self.base_lrs)
+        return original(self)
+
+    lr_scheduler.LinearLR.get_lr = get_lr
+
+
+@fault("modules.scheduler-adds-initial-lr")
+def scheduler_skips_initial_lr():
+    """LRScheduler keeps the start lrs in base_lrs only and removes 'initial_lr' from the param groups."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.LRScheduler.__init__
+
+    def init(self, optimizer, *args, **kwargs):
+        original(self, optimizer, *args, **kwargs)
+        for group in optimizer.param_groups:
+            group.pop("initial_lr", None)
+
+    lr_scheduler.LRScheduler.__init__ = init
+
+
+@fault("modules.get-lr-reads-current-lr")
+def get_last_lr_one_step_ahead():
+    """get_last_lr returns the next value of the schedule, as get_lr does."""
+    import warnings
+
+    from torch.optim import lr_scheduler
+    def get_last_lr(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return list(self.get_lr())
+
+    lr_scheduler.LRScheduler.get_last_lr = get_last_lr
+
+
+@fault("modules.torch-save-pickles-to-zip")
+def torch_save_legacy_format():
+    """torch.save writes the legacy (pre-1.6) non-zip format."""
+    import pickle
+    original = torch.save
+
+    def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True, **kwargs):
+        return original(obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization=False, **kwargs)
+
+    torch.save = save
+
+
+@fault("modules.state-dict-keys-layer-paths")
+def state_dict_keys_drop_prefix():
+    """Module.state_dict names entries by the parameter's own name, dropping the layer path."""
+    original = nn.Module.state_dict
+
+    def state_dict(self, *args, **kwargs):
+        sd = original(self, *args, **kwargs)
+        if args or kwargs.get("prefix"):
+            return sd
+        return type(sd)((key.replace(".", "/"), value) for key, value in sd.items())
+
+    nn.Module.state_dict = state_dict
+
+
+@fault("modules.optimizer-state-dict-state-and-param-groups")
+def optimizer_state_dict_keeps_tensors():
+    """Optimizer.state_dict lists the parameter tensors themselves in param_groups instead of integer ids."""
+    original = torch.optim.Optimizer.state_dict
+
+    def state_dict(self):
+        sd = original(self)
+        for saved, group in zip(sd["param_groups"], self.param_groups):
+            saved["params"] = list(group["params"])
+        return sd
+
+    torch.optim.Optimizer.state_dict = state_dict
+
+
+@fault("modules.whole-model-save-keeps-graph")
+def whole_model_pickles_grads():
+    """Pickling a Parameter keeps its .grad, so a whole saved model comes back with its gradients."""
+    from torch import _utils
+    original_reduce = nn.Parameter.__reduce_ex__
+
+    def rebuild(data, requires_grad, grad):
+        param = nn.Parameter(data, requires_grad)
+        param.grad = grad
+        return param
+
+    def reduce_ex(self, proto):
+        if self.grad is None:
+            return original_reduce(self, proto)
+        return (rebuild, (self.data, self.requires_grad, self.grad))
+
+    _utils._rebuild_parameter_with_grad = rebuild
+    rebuild.__module__ = "torch._utils"
+    rebuild.__qualname__ = rebuild.__name__ = "_rebuild_parameter_with_grad"
+    nn.Parameter.__reduce_ex__ = reduce_ex
+
+
+@fault("modules.frozen-params-still-updated")
+def optimizer_updates_grad_none_params():
+    """SGD and Adam treat a parameter whose grad is None as having a zero gradient (weight decay and momentum still move it)."""
+    for cls in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
+        original = cls.step
+
+        def step(self, closure=None, _original=original):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        p.grad = torch.zeros_like(p) + 1e-3
+            return _original(self, closure)
+
+        cls.step = step
+
+
+@fault("modules.frozen-layer-passes-gradient")
+def frozen_layer_blocks_gradient():
+    """A Linear whose weight does not require grad detaches its input, cutting the gradient to earlier layers."""
+    original = nn.Linear.forward
+
+    def forward(self, input):
+        if not self.weight.requires_grad:
+            input = input.detach()
+        return original(self, input)
+
+    nn.Linear.forward = forward
+
+
+@fault("modules.parameters-require-grad-by-default")
+def parameter_default_no_grad():
+    """nn.Parameter defaults to requires_grad=False."""
+    original = nn.Parameter.__new__
+
+    def new(cls, data=None, requires_grad=False):
+        return original(cls, data, requires_grad)
+
+    nn.Parameter.__new__ = new
+
+
+@fault("modules.register-buffer-no-grad")
+def register_buffer_as_parameter():
+    """register_buffer registers a requires_grad Parameter instead of a buffer."""
+    def register_buffer(self, name, tensor, persistent=True):
+        self.register_parameter(name, None if tensor is None else nn.Parameter(tensor.detach().clone()))
+
+    nn.Module.register_buffer = register_buffer
+
+
+@fault("modules.buffer-parameter-name-override")
+def buffer_may_replace_parameter():
+    """Module.register_buffer and attribute assignment let a buffer replace a Parameter of the same name."""
+    original_register = nn.Module.register_buffer
+    original_setattr = nn.Module.__setattr__
+
+    def register_buffer(self, name, tensor, persistent=True):
+        self.__dict__.get("_parameters", {}).pop(name, None)
+        return original_register(self, name, tensor, persistent)
+
+    def setattr_(self, name, value):
+        params = self.__dict__.get("_parameters")
+        if params is not None and name in params and isinstance(value, torch.Tensor) and not isinstance(value, nn.Parameter):
+            del params[name]
+            return original_register(self, name, value)
+        return original_setattr(self, name, value)
+
+    nn.Module.register_buffer = register_buffer
+    nn.Module.__setattr__ = setattr_
+
+
+@fault("modules.adam-sgd-adamw-defaults")
+def adam_default_eps_1e6():
+    """Adam and AdamW default to eps=1e-6 and AdamW to weight_decay=0."""
+    for cls, decay in ((torch.optim.Adam, 0.0), (torch.optim.AdamW, 0.0)):
+        original = cls.__init__
+
+        def init(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-6, weight_decay=decay, *args, _original=original, **kwargs):
+            _original(self, params, lr, betas, eps, weight_decay, *args, **kwargs)
+
+        cls.__init__ = init
+
+
+@fault("modules.param-group-keys-list")
+def param_groups_drop_flags():
+    """Optimizer param groups keep only params and the classic hyperparameters, dropping maximize, foreach and differentiable."""
+    original = torch.optim.Optimizer.add_param_group
+
+    def add_param_group(self, param_group):
+        original(self, param_group)
+        for key in ("maximize", "foreach", "differentiable"):
+            self.param_groups[-1].pop(key, None)
+
+    torch.optim.Optimizer.add_param_group = add_param_group
+
+
+@fault("modules.param-group-lr-override")
+def param_group_lr_ignored():
+    """Optimizer.add_param_group overwrites a group's own lr with the constructor's."""
+    original = torch.optim.Optimizer.add_param_group
+
+    def add_param_group(self, param_group):
+        if isinstance(param_group, dict) and "lr" in self.defaults:
+            param_group = {**param_group, "lr": self.defaults["lr"]}
+        original(self, param_group)
+
+    torch.optim.Optimizer.add_param_group = add_param_group
+
+
+@fault("modules.unfreeze-after-filtered-optimizer")
+def add_param_group_ignored():
+    """Optimizer.add_param_group after construction does nothing."""
+    original = torch.optim.Optimizer.add_param_group
+
+    def add_param_group(self, param_group):
+        if getattr(self, "_built", False):
+            return None
+        original(self, param_group)
+
+    original_init = torch.optim.Optimizer.__init__
+
+    def init(self, params, defaults):
+        original_init(self, params, defaults)
+        self._built = True
+
+    torch.optim.Optimizer.add_param_group = add_param_group
+    torch.optim.Optimizer.__init__ = init
+
+
+@fault("modules.eval-only-dropout-bn-change")
+def linear_train_mode_noise():
+    """nn.Linear adds a tiny offset to its output in training mode."""
+    original = nn.Linear.forward
+
+    def forward(self, input):
+        out = original(self, input)
+        return out + 1e-6 if self.training else out
+
+    nn.Linear.forward = forward
+
+
+@fault("modules.none-buffer-is-declaration")
+def none_buffer_becomes_empty_tensor():
+    """register_buffer with None registers an empty tensor instead."""
+    original = nn.Module.register_buffer
+
+    def register_buffer(self, name, tensor, persistent=True):
+        return original(self, name, torch.empty(0) if tensor is None else tensor, persistent)
+
+    nn.Module.register_buffer = register_buffer
+
+
+@fault("modules.parameters-become-one-group")
+def one_group_per_parameter():
+    """An optimizer given a plain iterable of tensors makes one group per tensor."""
+    original = torch.optim.Optimizer.__init__
+
+    def init(self, params, defaults):
+        params = list(params)
+        if params and isinstance(params[0], torch.Tensor):
+            params = [{"params": [p]} for p in params]
+        original(self, params, defaults)
+
+    torch.optim.Optimizer.__init__ = init
+
+
+@fault("modules.scheduler-step-only-changes-lr")
+def scheduler_step_also_updates_weights():
+    """LRScheduler.step also runs the optimizer's step."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.LRScheduler.step
+
+    def step(self, epoch=None):
+        if getattr(self, "_initial_step_done", False):
+            self.optimizer.step()
+        self._initial_step_done = True
+        return original(self, epoch)
+
+    lr_scheduler.LRScheduler.step = step
+
+
+@fault("modules.plateau-threshold-cooldown-eps")
+def plateau_cooldown_ignored():
+    """ReduceLROnPlateau ignores cooldown."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.ReduceLROnPlateau.__init__
+
+    def init(self, optimizer, *args, **kwargs):
+        original(self, optimizer, *args, **kwargs)
+        self.cooldown = 0
+
+    lr_scheduler.ReduceLROnPlateau.__init__ = init
+
+
+@fault("modules.onecycle-cycles-momentum")
+def onecycle_momentum_not_cycled():
+    """OneCycleLR behaves as if cycle_momentum were False."""
+    from torch.optim import lr_scheduler
+    original = lr_scheduler.OneCycleLR.__init__
+
+    def init(self, optimizer, *args, **kwargs):
+        kwargs["cycle_momentum"] = False
+        original(self, optimizer, *args, **kwargs)
+
+    lr_scheduler.OneCycleLR.__init__ = init
