@@ -154,6 +154,7 @@ def test_normalize_returns_a_new_tensor_unless_inplace_true():
 
 # --- v2.ToDtype ---------------------------------------------------------------------------------
 
+@pytest.mark.needs_torch(">=2.1", reason="transforms.v2.ToImage and ToDtype(scale=True) appeared in torchvision 0.16, which needs torch 2.1")
 @pytest.mark.claim("data.v2-todtype-scale")
 def test_v2_to_image_and_to_dtype_scaled_replace_totensor():
     """Tutorials: v2.ToImage() + v2.ToDtype(torch.float32, scale=True) replaces ToTensor.
@@ -164,6 +165,7 @@ def test_v2_to_image_and_to_dtype_scaled_replace_totensor():
     torch.testing.assert_close(out.as_subclass(torch.Tensor), transforms.ToTensor()(image))
 
 
+@pytest.mark.needs_torch(">=2.1", reason="transforms.v2.ToImage and ToDtype(scale=True) appeared in torchvision 0.16, which needs torch 2.1")
 @pytest.mark.claim("data.v2-todtype-scale")
 def test_v2_to_dtype_without_scale_only_casts():
     """Tutorials: scale=True is what divides by 255.

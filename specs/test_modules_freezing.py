@@ -100,7 +100,7 @@ def test_a_frozen_middle_layer_still_passes_gradients_to_earlier_layers():
     x = torch.tensor([[1.0, 2.0]])
     model(x).sum().backward()
     reference = model.fc1.weight.grad.clone()
-    model.zero_grad()
+    model.zero_grad(set_to_none=True)   # the default only from 2.0 on
     model.fc2.requires_grad_(False)
     model(x).sum().backward()
     assert model.fc2.weight.grad is None and model.fc2.bias.grad is None, "the frozen fc2 got a .grad"

@@ -43,8 +43,8 @@ def test_under_cuda_autocast_gradients_of_float32_weights_are_float32():
 @pytest.mark.claim("numerics.autocast-skips-inplace-out-float64")
 def test_autocast_leaves_inplace_out_and_float64_calls_alone():
     """Tutorials: in-place ops, calls with out= or dtype=, and float64 ops are not autocast.
-    True: on CPU a.addmm(b, c) and torch.mm become bfloat16 and prod float32, while a.addmm_(b, c), mm(out=),
-    prod(dtype=bfloat16) and a float64 mm keep their dtype."""
+    True: on CPU a.addmm(b, c) and torch.mm become bfloat16, while a.addmm_(b, c), mm(out=) and a
+    float64 mm keep their dtype."""
     g = torch.Generator().manual_seed(0)
     a, b, c = (torch.randn(3, 3, generator=g) for _ in range(3))
     d = torch.randn(3, 3, generator=g, dtype=torch.float64)
@@ -55,13 +55,21 @@ def test_autocast_leaves_inplace_out_and_float64_calls_alone():
         inplace = a.clone().addmm_(b, c)
         torch.mm(b, c, out=out)
         double = torch.mm(d, d)
-        low = torch.randn(4, generator=g).to(torch.bfloat16)
-        promoted = torch.prod(low)
-        pinned = torch.prod(low, dtype=torch.bfloat16)
     assert (plain.dtype, mm.dtype) == (torch.bfloat16, torch.bfloat16), f"out-of-place: {plain.dtype}, {mm.dtype}"
     assert inplace.dtype == torch.float32, f"addmm_ gave {inplace.dtype}"
     assert out.dtype == torch.float32 and torch.allclose(out, b @ c), "mm(out=) should be an ordinary float32 mm"
     assert double.dtype == torch.float64 and torch.equal(double, d @ d), f"float64 mm gave {double.dtype}"
+
+
+@pytest.mark.measurable_on(">=2.0", reason="needs a CPU bfloat16 prod kernel (1.13 has none)")
+@pytest.mark.claim("numerics.autocast-skips-inplace-out-float64")
+def test_autocast_runs_prod_in_float32_unless_its_dtype_is_given():
+    """Tutorials: a call that names its dtype is not autocast.  True: on CPU prod of a bfloat16
+    tensor comes out float32 under autocast, prod(dtype=bfloat16) stays bfloat16."""
+    low = torch.randn(4, generator=torch.Generator().manual_seed(0)).to(torch.bfloat16)
+    with torch.autocast("cpu"):
+        promoted = torch.prod(low)
+        pinned = torch.prod(low, dtype=torch.bfloat16)
     assert promoted.dtype == torch.float32, f"prod under autocast gave {promoted.dtype}, expected float32"
     assert pinned.dtype == torch.bfloat16, f"prod(dtype=bfloat16) under autocast gave {pinned.dtype}"
 

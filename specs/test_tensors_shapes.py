@@ -36,10 +36,17 @@ def test_squeeze_without_dim_drops_every_size_one_dim():
     assert tuple(y.squeeze().shape) == (3, 5), f"squeeze() gave {tuple(y.squeeze().shape)}"
     assert tuple(y.squeeze(0).shape) == (3, 1, 5), f"squeeze(0) gave {tuple(y.squeeze(0).shape)}"
     assert tuple(y.squeeze(1).shape) == (1, 3, 1, 5), f"squeeze(1) of a size-3 dim gave {tuple(y.squeeze(1).shape)}"
-    assert tuple(y.squeeze((0, 2)).shape) == (3, 5), f"squeeze((0, 2)) gave {tuple(y.squeeze((0, 2)).shape)}"
     assert shares_storage(y.squeeze(), y), "squeeze() should return a view"
     column = torch.zeros(3, 1)
     assert tuple(column.squeeze().shape) == (3,), f"(3, 1).squeeze() gave {tuple(column.squeeze().shape)}"
+
+
+@pytest.mark.needs_torch(">=2.0", reason="squeeze with a tuple of dims appeared in 2.0")
+@pytest.mark.claim("tensors.squeeze-drops-size-one-dims")
+def test_squeeze_with_a_tuple_of_dims_drops_those_of_size_one():
+    """Tutorials: squeeze also takes several dims.  True: (1, 3, 1, 5).squeeze((0, 2)) is (3, 5)."""
+    y = torch.zeros(1, 3, 1, 5)
+    assert tuple(y.squeeze((0, 2)).shape) == (3, 5), f"squeeze((0, 2)) gave {tuple(y.squeeze((0, 2)).shape)}"
 
 
 @pytest.mark.claim("tensors.squeeze-default-dim-zero", as_written=True)
