@@ -61,7 +61,7 @@ def test_autocast_leaves_inplace_out_and_float64_calls_alone():
     assert double.dtype == torch.float64 and torch.equal(double, d @ d), f"float64 mm gave {double.dtype}"
 
 
-@pytest.mark.measurable_on(">=2.0", reason="needs a CPU bfloat16 prod kernel (1.13 has none)")
+@pytest.mark.measurable_on(">=2.0", reason="the CPU bfloat16 prod kernel appeared in 2.0 (1.13 has none)")
 @pytest.mark.claim("numerics.autocast-skips-inplace-out-float64")
 def test_autocast_runs_prod_in_float32_unless_its_dtype_is_given():
     """Tutorials: a call that names its dtype is not autocast.  True: on CPU prod of a bfloat16

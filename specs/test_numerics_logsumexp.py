@@ -67,7 +67,7 @@ def test_softmax_of_huge_logits_is_finite_while_exp_over_sum_is_nan():
     assert torch.isnan(naive).all(), f"exp/sum gave {naive}, expected nan (inf/inf)"
 
 
-@pytest.mark.measurable_on(">=2.2", reason="needs a CPU float16 softmax kernel (2.1 and earlier have none)")
+@pytest.mark.measurable_on(">=2.2", reason="the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2 (the CUDA one exists before)")
 @pytest.mark.claim("numerics.softmax-large-inputs-stable")
 def test_float16_softmax_of_logits_near_its_maximum_is_finite():
     """Tutorials: the max shift keeps softmax finite.  True: also in float16, whose exp overflows

@@ -17,6 +17,10 @@ REASONS = {
         "从 2.1 起 checkpoint() 会对未显式给出的 use_reentrant 发出警告",
     "the CPU float16 softmax kernel (pytorch#103315) appeared in 2.2 (the CUDA one exists before)":
         "CPU 上 float16 的 softmax 内核（pytorch#103315）从 2.2 起才有（CUDA 内核更早就有）",
+    "the CPU bfloat16 prod kernel appeared in 2.0 (1.13 has none)":
+        "CPU 上 bfloat16 的 prod 内核从 2.0 起才有（1.13 没有）",
+    "squeeze with a tuple of dims appeared in 2.0":
+        "squeeze 接受多个维度组成的元组从 2.0 起才有",
     "the DataLoader warns that no accelerator is found from 2.7 on (2.6.0 has no such warning)":
         "从 2.7 起 DataLoader 会警告找不到加速器（2.6.0 没有这个警告）",
     "the DataLoader's no-accelerator warning came with torch.accelerator in 2.6":
