@@ -21,6 +21,8 @@ REASONS = {
         "CPU 上 bfloat16 的 prod 内核从 2.0 起才有（1.13 没有）",
     "squeeze with a tuple of dims appeared in 2.0":
         "squeeze 接受多个维度组成的元组从 2.0 起才有",
+    "the old per-device autocast names warn as deprecated from 2.4 on":
+        "从 2.4 起旧的按设备划分的 autocast 名称会发出弃用警告",
     "the DataLoader warns that no accelerator is found from 2.7 on (2.6.0 has no such warning)":
         "从 2.7 起 DataLoader 会警告找不到加速器（2.6.0 没有这个警告）",
     "the DataLoader's no-accelerator warning came with torch.accelerator in 2.6":
