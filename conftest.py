@@ -7,6 +7,7 @@
 """
 import gc
 import os
+import pathlib
 import random
 import sys
 
@@ -59,6 +60,7 @@ class _TorchRandom:
         seed_torch(value)
 
 
+BENCHMARKS = pathlib.Path(__file__).resolve().parent / "benchmarks"
 THREADS_ENV = "TORCHCLAIMS_THREADS"   # intra-op threads of a specs or tests run (default 1)
 _torch_random = _TorchRandom()
 _torch_random_holder: list = []
@@ -106,6 +108,12 @@ def pytest_configure(config):
     ``pytest_collection_finish``), once hypothesis is set up."""
     if not config.getoption("--learn") or "hypothesis" in sys.modules:
         _configure_hypothesis(config)
+    # A run of specs and tests uses one intra-op thread (TORCHCLAIMS_THREADS=N: N), set before any
+    # module is collected: their tensors are tiny, and a second OpenMP thread only spin-waits, which
+    # cost a third of the quick run's CPU time on this 2-core machine (docs/measurements.md). A run
+    # of the benchmarks keeps torch's own count: their figures state the threads they ran on.
+    if not any(pathlib.Path(str(arg).split("::")[0]).resolve().is_relative_to(BENCHMARKS) for arg in config.args):
+        torch.set_num_threads(spec_threads())
     gc.freeze()
 
 
@@ -151,15 +159,8 @@ def pytest_collection_finish(session):
     collection afterwards (pytest's own check for unraisable exceptions, a spec's leak check,
     hypothesis) walks only what the tests create. Objects made by the tests are collected as ever.
     Nothing unfreezes them: pytest's own last collections run after every unconfigure hook, and
-    the process ends with the run.
-
-    A run of specs and tests uses one intra-op thread (``TORCHCLAIMS_THREADS=N``: N): their
-    tensors are tiny, and a second OpenMP thread only spin-waits, which cost a third of the quick
-    run's CPU time on this 2-core machine (docs/measurements.md). A run that collects benchmarks
-    keeps torch's own count: their figures state the threads they ran on."""
+    the process ends with the run."""
     gc.freeze()
-    if not any(item.path.parent.name == "benchmarks" for item in session.items):
-        torch.set_num_threads(spec_threads())
 
 
 def spec_threads() -> int:

@@ -4,7 +4,7 @@ DataParallel's forward scatters the batch over ``device_ids``, replicates the mo
 replicas in threads and gathers the outputs on ``output_device``; all of it needs CUDA devices
 (on a machine without them DataParallel keeps ``device_ids`` empty and calls the module as it
 is).  So every spec here is ``gpu``-marked, and those that spread a batch also skip with
-"needs two CUDA devices" on a machine with one GPU.  The input rows are numbered, so a replica's
+"needs CUDA: two devices" on a machine with one GPU.  The input rows are numbered, so a replica's
 log tells which rows reached which device.
 """
 import os
@@ -14,7 +14,7 @@ import pytest
 import torch
 from torch import nn
 
-two_gpus = pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+two_gpus = pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs CUDA: two devices")
 
 
 class _Logged(nn.Module):

@@ -41,7 +41,7 @@ def _gpus_seen(mode="env", visible=None):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs CUDA: two devices")
 @pytest.mark.claim("devices.cuda-visible-devices-renumbers")
 def test_visible_devices_keeps_the_listed_gpus_and_numbers_them_from_zero():
     """Tutorials: CUDA_VISIBLE_DEVICES=0,2 leaves two GPUs, renumbered from 0.

@@ -31,7 +31,7 @@ def test_under_cpu_autocast_weights_and_their_gradients_stay_float32():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA for float16 autocast on a GPU")
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA: float16 autocast on a GPU")
 @pytest.mark.claim("numerics.autocast-weights-grads-float32")
 def test_under_cuda_autocast_gradients_of_float32_weights_are_float32():
     """Tutorials: as above, with torch.autocast('cuda') and float16.  True: output float16, .grad float32."""
