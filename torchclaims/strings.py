@@ -205,7 +205,7 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
 
 
 # the messages the tooling records in English and shows in the learner's language
-TRANSLATED = ("skip_gpu", "skip_heavy", "skip_na", "skip_nm", "skip_optional", "skip_import", "skip_not_checkable", "stub",
+TRANSLATED = ("skip_gpu", "skip_two_gpus", "skip_heavy", "skip_na", "skip_nm", "skip_optional", "skip_import", "skip_not_checkable", "stub",
               "read:no_history_dir", "read:no_history_json", "read:no_release", "read:torch_report",
               "read:why_short", "read:why_edited", "read:why_absent", "mx:newer", "mx:no_spec",
               "mx:no_file", "mx:is_dir", "mx:not_json", "mx:no_report", "mx:two_reports", "mx:no_folder",

@@ -57,6 +57,7 @@ EN = {
         "report_partial_new": "the run was interrupted: the partial report went to {path} (marked \"interrupted\")",
         # skip reasons the plugin records (the report keeps them in English; the scoreboard translates)
         "skip_gpu": "needs CUDA: no GPU on this machine",
+        "skip_two_gpus": "needs CUDA: two devices",
         "skip_heavy": "{heavy} spec: skipped by the quick run (use --full or -m {heavy})",
         "skip_na": "not applicable on torch {torch}: needs torch{range} ({why})",
         "skip_nm": "not measurable here on torch {torch}: the spec needs torch{range} ({why})",

@@ -47,6 +47,7 @@ ZH = {
         "report_partial": "运行已中断：不完整的报告写入了 {path}（标记为 \"interrupted\"），{kept} 保持原样",
         "report_partial_new": "运行已中断：不完整的报告写入了 {path}（标记为 \"interrupted\"）",
         "skip_gpu": "需要 CUDA：本机没有 GPU",
+        "skip_two_gpus": "需要 CUDA：两块 GPU",
         "skip_heavy": "{heavy} 用例：快速模式下跳过（加 --full 或 -m {heavy} 运行）",
         "skip_na": "在 torch {torch} 上不适用：需要 torch{range}（{why}）",
         "skip_nm": "在 torch {torch} 上此处无法测量：该用例需要 torch{range}（{why}）",
