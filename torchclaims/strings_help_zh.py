@@ -162,6 +162,7 @@ HELP = {
     "the finder's benchmark: read and lint of 100 KB, 1 MB, 10 MB":
         "论断查找器的基准测试：对 100 KB、1 MB、10 MB 的文本运行 read 和 lint",
     "the sentence cases: every claim's examples and the plain statements": "逐句测试：每条论断的例句和直白陈述句",
+    "where each labelled passage of the set is lost: the first stage that lost it": "标注集中每个被漏掉的段落漏在哪一步：最先漏掉它的那个环节",
     "with --examples: write the cases that fail to FILE (TOML)": "与 --examples 连用：把未通过的句子写入 FILE（TOML）",
 
     # finder-fit

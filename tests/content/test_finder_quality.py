@@ -46,3 +46,16 @@ def test_the_four_documents_without_their_anchors(the_finder):
     claims at their anchors: the cues were not written for the labelled set only."""
     score = evaluate.evaluate_seeds(the_finder)
     assert score.recall >= SEEDS_RECALL, evaluate.report("the four documents", score)
+
+
+def test_the_stages_account_for_every_labelled_passage_and_agree_with_the_score(the_finder):
+    """Material: none (tooling).  True: finder-eval --stages puts each asserting or denying passage
+    of the labelled set in exactly one stage, and its two shown stages add up to what recall counts."""
+    table = evaluate.stages(evaluate.DEFAULT_SET, the_finder)
+    score = evaluate.evaluate_set(evaluate.DEFAULT_SET, the_finder)
+    for stance in ("asserts", "denies"):
+        labelled, found = score.by_stance[stance]
+        assert sum(table[stance].values()) == labelled, (stance, table[stance])
+        assert table[stance]["shown, wrong stance"] + table[stance]["shown, right stance"] == found, (stance, table[stance])
+    # every stage is reached on this set but the mention (a shown mark there has a stance)
+    assert all(table["asserts"][s] + table["denies"][s] for s in evaluate.STAGES if s != "a mention, no stance"), table

@@ -19,6 +19,12 @@ and the workbook name, each way); it prints the share that pass by kind, and wit
 ``--misses FILE`` writes the cases that fail (tests/content/finder_known_misses.toml is that list:
 a test fails on a new miss and on a listed case that passes now).
 
+``--stages`` says, for each labelled asserting or denying passage of the set, the first stage of
+the pipeline that lost it: no candidate (the claim was never weighed on the passage: neither its
+subject phrase nor the similarity index brought it), weighed but not kept (no mark at all), a mark
+under the threshold, a mark without a stance (a mention), or shown, with the right or the wrong
+stance. It tells which stage a change should work on before any tuning.
+
 ``--speed`` is the finder's benchmark (a command, not a timed test): documents of 100 KB, 1 MB and
 10 MB made from the labelled set's Markdown, each read with ``read --format json`` and linted with
 ``lint`` in a fresh interpreter, five times; it prints the CPU seconds of each (median, min, max)
@@ -221,6 +227,40 @@ def evaluate_set(folder: pathlib.Path, the_finder: finder.Finder, threshold: flo
     return total
 
 
+STAGES = ("no candidate", "weighed, not kept", "a mark under the threshold", "a mention, no stance",
+          "shown, wrong stance", "shown, right stance")
+
+
+def stages(folder: pathlib.Path, the_finder: finder.Finder, threshold: float = finder.SHOWN) -> dict[str, dict[str, int]]:
+    """Per stance (asserts, denies): how many labelled passages each stage of STAGES lost (the
+    first stage that did), the overlap as in score_document (one sentence of slack)."""
+    docs, labels = load_labels(folder)
+    out = {stance: dict.fromkeys(STAGES, 0) for stance in ("asserts", "denies")}
+    for name, doc in docs.items():
+        made = [lab for lab in labels if lab.document == name and lab.stance != "mentions"]
+        if not made:
+            continue
+        sentences = Sentences(doc.text)
+        candidates = the_finder.candidates(doc.text)
+        marks = the_finder.find(doc.text)
+        for lab in made:
+            span = _slack(sentences, lab.start, lab.end)
+            mine = [m for m in marks if m.claim == lab.claim and _overlaps((m.start, m.end), span)]
+            shown_ = [m for m in shown(mine, threshold)]
+            if shown_:
+                stage = STAGES[5] if any(m.stance == lab.stance for m in shown_) else STAGES[4]
+            elif any(m.confidence >= threshold for m in mine):
+                stage = STAGES[3]
+            elif mine:
+                stage = STAGES[2]
+            elif any(c.claim == lab.claim and _overlaps((c.start, c.end), span) for c in candidates):
+                stage = STAGES[1]
+            else:
+                stage = STAGES[0]
+            out[lab.stance][stage] += 1
+    return out
+
+
 def seed_documents() -> list[tuple[str, str, list[Label]]]:
     """The four documents, each with its anchored spans as labels (stance asserts: the material's
     own statements)."""
@@ -321,6 +361,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threshold", type=float, default=finder.SHOWN, help=f"confidence shown (default {finder.SHOWN})")
     parser.add_argument("--errors", action="store_true", help="list every wrong mark, miss and wrong stance")
     parser.add_argument("--claim", metavar="ID", action="append", help="explain one claim: cues, anchors, marks in the four documents")
+    parser.add_argument("--stages", action="store_true", help="where each labelled passage of the set is lost: the first stage that lost it")
     parser.add_argument("--speed", action="store_true", help="the finder's benchmark: read and lint of 100 KB, 1 MB, 10 MB")
     parser.add_argument("--examples", action="store_true", help="the sentence cases: every claim's examples and the plain statements")
     parser.add_argument("--misses", metavar="FILE", help="with --examples: write the cases that fail to FILE (TOML)")
@@ -354,6 +395,13 @@ def main(argv: list[str]) -> int:
             print("\n".join(explain(cid, claims, the_finder)))
         return 0
     folder = pathlib.Path(args.set) if args.set else DEFAULT_SET
+    if args.stages:
+        table = stages(folder, the_finder, args.threshold)
+        print(f"labelled set {folder}: where each asserting or denying passage is lost (threshold {args.threshold})")
+        print(f"  {'stage':<28} {'asserts':>8} {'denies':>8}")
+        for stage in STAGES:
+            print(f"  {stage:<28} {table['asserts'][stage]:>8} {table['denies'][stage]:>8}")
+        return 0
     scores = [("labelled set " + str(folder), evaluate_set(folder, the_finder, args.threshold))]
     if args.seeds:
         scores.append(("the four documents at their anchors", evaluate_seeds(the_finder, args.threshold)))
