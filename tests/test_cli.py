@@ -123,10 +123,19 @@ def test_bad_input_is_one_clear_line_and_exit_status_2(claims_dir, args, fragmen
     assert_one_line_error(cli(*args), fragment)
 
 
-def test_a_broken_catalog_is_one_clear_line_and_exit_status_2(tmp_path, monkeypatch):
-    (tmp_path / "tensors.toml").write_text("[[claim]\n", encoding="utf-8")
-    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(tmp_path))
-    assert_one_line_error(cli("claims"), "the claim catalog is broken: tensors.toml: not valid TOML")
+@pytest.mark.parametrize("args", [["claims"], ["read", "{doc}"], ["lint", "{doc}"], ["finder-eval"],
+                                  ["finder-fit", "-o", "{tmp}/weights.json"], ["mutants", "--fast"], ["anchors", "status"]],
+                         ids=lambda args: args[0])
+def test_a_broken_catalog_is_one_clear_line_and_exit_status_2(tmp_path, monkeypatch, args):
+    """Every command that reads the catalog says the same one line (catalog.load_for_command)."""
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    (claims / "tensors.toml").write_text("[[claim]\n", encoding="utf-8")
+    (tmp_path / "note.md").write_text("view() shares memory with the tensor it came from.\n", encoding="utf-8")
+    monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(claims))
+    argv = [a.format(doc=tmp_path / "note.md", tmp=tmp_path) for a in args]
+    assert_one_line_error(cli(*argv), "the claim catalog is broken: tensors.toml: not valid TOML")
+    assert not (tmp_path / "weights.json").exists()
 
 
 def test_link_problems_name_claims_without_truth_or_as_written_specs(claims_dir):

@@ -273,8 +273,5 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.what == "propose" and not (args.id or args.all):
         raise UsageError("propose needs a claim id or --all")
-    try:
-        claims = catalog.load()
-    except catalog.CatalogError as exc:
-        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    claims = catalog.load_for_command()
     return args.func(args, claims)

@@ -14,6 +14,7 @@ import re
 import tomllib
 
 from . import clauses as clause_data, strings
+from .errors import UsageError
 from .files import write_whole
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -383,6 +384,19 @@ def _check_entry(entry: dict, where: str, topic: str) -> list[str]:
 
 
 _LOADED: dict[tuple, dict[str, Claim]] = {}
+
+
+def broken(exc: CatalogError) -> str:
+    """The one message for a catalog that does not load: every problem, on one line."""
+    return strings.text("en", "catalog_broken", why=str(exc).replace("\n", "; "))
+
+
+def load_for_command(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:
+    """``load()`` for a command: a broken catalog is a usage error (one line, exit status 2)."""
+    try:
+        return load(directory)
+    except CatalogError as exc:
+        raise UsageError(broken(exc)) from None
 
 
 def load(directory: pathlib.Path | str | None = None) -> dict[str, Claim]:

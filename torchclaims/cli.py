@@ -25,10 +25,7 @@ WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per
 # ---------------------------------------------------------------- catalog listing
 
 def _load_catalog() -> dict[str, catalog.Claim]:
-    try:
-        return catalog.load()
-    except catalog.CatalogError as exc:
-        raise UsageError(text("en", "catalog_broken", why=str(exc).replace("\n", "; "))) from None
+    return catalog.load_for_command()
 
 
 def did_you_mean(close: list[str], lang: str = "en") -> str:

@@ -137,10 +137,7 @@ def main(argv: list[str]) -> int:
     paths = collect(args.paths)
     if not paths:
         raise UsageError(text("en", "lint:no_document", paths=" ".join(args.paths)))
-    try:
-        claims = catalog.load()
-    except catalog.CatalogError as exc:
-        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    claims = catalog.load_for_command()
     found = anchors.load()
     verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)

@@ -71,7 +71,7 @@ def pytest_configure(config):
     try:
         config.stash[CATALOG] = catalog.load()
     except catalog.CatalogError as exc:
-        raise pytest.UsageError(f"the claim catalog is broken:\n{exc}") from None
+        raise pytest.UsageError(catalog.broken(exc)) from None
     impl_dir = config.getoption("--impl") or os.environ.get(ENV_VAR) or DEFAULT_ROOT
     try:
         config.stash[IMPL] = Impl(impl_dir)

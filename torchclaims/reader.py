@@ -265,10 +265,7 @@ def main(argv: list[str]) -> int:
     doc = documents.load(args.document)
     if doc.note:
         print(translate(args.lang, doc.note), file=sys.stderr)
-    try:
-        claims = catalog.load()
-    except catalog.CatalogError as exc:
-        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    claims = catalog.load_for_command()
     found = anchors.load()
     if found.problems:
         raise UsageError("the anchors are broken: " + "; ".join(found.problems))

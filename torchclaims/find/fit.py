@@ -20,7 +20,7 @@ import pathlib
 import sys
 
 from .. import anchors, catalog, files
-from ..errors import Parser, UsageError
+from ..errors import Parser
 from . import decide, evaluate, features, finder, similar
 from .normal import normal
 
@@ -181,10 +181,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", metavar="FILE", default=str(decide.WEIGHTS), help="where the weights go (default: the package's)")
     parser.add_argument("--no-seeds", action="store_true", help="fit without the four documents (a clone without them)")
     args = parser.parse_args(argv)
-    try:
-        claims = catalog.load()
-    except catalog.CatalogError as exc:
-        raise UsageError("the claim catalog is broken: " + str(exc).replace("\n", "; ")) from None
+    claims = catalog.load_for_command()
     weights = fit(claims, seeds=not args.no_seeds)
     files.write_whole(pathlib.Path(args.o), json.dumps(weights, indent=1, ensure_ascii=False) + "\n")
     rel = weights["fitted"]["reliability"]
