@@ -38,6 +38,20 @@ def test_each_claim_names_the_commit_that_measured_it():
     assert [outcomes.commit_of(merged, c) for c in ("t.old", "t.new", "t.newer")] == ["aaa1111", "bbb2222", "ccc3333"]
 
 
+def test_a_claim_measured_again_leaves_the_earlier_part_and_an_emptied_part_goes():
+    """Material: none (tooling).  True: a part lists only the claims whose results are its own: a
+    rerun of a spec file (a fixed spec) takes its claims out of the earlier part, and a part left
+    with none is dropped, so no part names a run none of whose results are in the report."""
+    base = _report({"t.old": _entry()})
+    first = outcomes.merge_report(base, _report({"t.a": _entry(), "t.b": _entry()}, commit="bbb2222"))
+    second = outcomes.merge_report(first, _report({"t.b": _entry("changed")}, commit="ccc3333"))
+    assert second["parts"] == [{"commit": "bbb2222", "argv": ["specs/"], "claims": ["t.a"]},
+                               {"commit": "ccc3333", "argv": ["specs/"], "claims": ["t.b"]}]
+    third = outcomes.merge_report(second, _report({"t.b": _entry()}, commit="ddd4444"))
+    assert [p["commit"] for p in third["parts"]] == ["bbb2222", "ddd4444"], "the emptied ccc3333 part stayed"
+    assert [outcomes.commit_of(third, c) for c in ("t.old", "t.a", "t.b")] == ["aaa1111", "bbb2222", "ddd4444"]
+
+
 @pytest.mark.parametrize("part, why", [
     (_report({"t.new": _entry()}, torch="2.5.0"), "torch '2.5.0'"),
     (_report({"t.new": _entry()}, interrupted=True), "interrupted"),
@@ -52,8 +66,11 @@ def test_the_committed_reports_with_parts_are_valid_and_name_their_commits():
     for path in sorted((ROOT / "reports" / "claims").glob("torch-*.json")):
         report = json.loads(path.read_text(encoding="utf-8"))
         outcomes.validate_report(report)
+        seen = set()
         for part in report.get("parts", []):
             assert part["claims"] and set(part["claims"]) <= set(report["claims"]), path.name
+            assert not seen & set(part["claims"]), f"{path.name}: a claim in two parts (outcomes.superseded)"
+            seen |= set(part["claims"])
 
 
 @pytest.mark.e2e

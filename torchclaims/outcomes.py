@@ -555,9 +555,16 @@ def merge_report(base: dict, part: dict) -> dict:
             raise ValueError(f"the part ran on {key} {part.get(key)!r}, the report on {base.get(key)!r}")
     ran = sorted(cid for cid, entry in part["claims"].items() if entry["tests"])
     merged = {**base, "claims": {**base["claims"], **{cid: part["claims"][cid] for cid in ran}}}
-    merged["parts"] = [*base.get("parts", []),
+    merged["parts"] = [*superseded(base.get("parts", []), set(ran)),
                        {"commit": part.get("commit"), "argv": list(part.get("argv", [])), "claims": ran}]
     return merged
+
+
+def superseded(parts: list[dict], ran: set[str]) -> list[dict]:
+    """The earlier parts less the claims a later run measured again: a part lists only the claims
+    whose results in the report are its own, and a part none of whose results are left goes."""
+    kept = [{**p, "claims": [cid for cid in p["claims"] if cid not in ran]} for p in parts]
+    return [p for p in kept if p["claims"]]
 
 
 def commit_of(report: dict, cid: str) -> str | None:
