@@ -48,9 +48,9 @@ NUMPY_1 = {"1.13.1", "2.0.0", "2.0.1", "2.1.2", "2.2.2"}   # built against numpy
 NEEDS_PKG_RESOURCES = {"2.1.2"}
 REPORTS = pathlib.Path("reports/claims")
 # Merges a part report into the release's report, whole or not at all (run in the release's venv).
-MERGE = ("import json, pathlib, sys; from torchclaims import outcomes, files; "
+MERGE = ("import json, pathlib, sys; from torchclaims import files, reports; "
          "base, part = (json.loads(pathlib.Path(p).read_text(encoding='utf-8')) for p in sys.argv[1:3]); "
-         "files.write_whole(sys.argv[1], json.dumps(outcomes.merge_report(base, part), indent=1, ensure_ascii=False) + '\\n')")
+         "files.write_whole(sys.argv[1], json.dumps(reports.merge_report(base, part), indent=1, ensure_ascii=False) + '\\n')")
 DEFAULT_ARGS = '-n 2 -m "not slow and not distributed"'
 # The plugin's and the specs' dependencies come from pyproject.toml, the one place they are declared:
 # the core list and every extra, less torch and torchvision (installed above, per release) and the
@@ -105,7 +105,7 @@ def claims(session, torch):
         # 40% of the time and are left out: TORCHCLAIMS_MATRIX_ARGS="--full -n 2" includes them.
         args = shlex.split(os.environ.get("TORCHCLAIMS_MATRIX_ARGS", DEFAULT_ARGS))
         size = _venv_mb(session.virtualenv.location)
-        if only:   # a few spec files, merged into the committed report (outcomes.merge_report)
+        if only:   # a few spec files, merged into the committed report (reports.merge_report)
             part = pathlib.Path(session.create_tmp()) / "part.json"
             session.run("python", "-m", "pytest", *only, *args, "-q", "-p", "no:cacheprovider",
                         "-p", "no:randomly", "--claims-report", str(part), success_codes=[0, 1])

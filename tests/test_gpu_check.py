@@ -18,7 +18,7 @@ import zipfile
 import pytest
 import torch
 
-from torchclaims import forked, gpu_check, gpu_env, outcomes
+from torchclaims import forked, gpu_check, gpu_env, outcomes, reports as claim_reports
 
 pytestmark = pytest.mark.e2e  # runs scripts/gpu-check and its steps in processes
 
@@ -98,7 +98,7 @@ def test_the_gpu_script_runs_end_to_end_without_cuda_from_a_tree_without_git(tmp
     assert f"--timeout={gpu_check.SPEC_TIMEOUT_S}" in steps["specs"]["command"], steps["specs"]["command"]
     assert run["wall_s"] <= 300 and sum(s["seconds"] for s in run["steps"]) + run["setup_s"] <= run["wall_s"] + 1, run
     report = json.loads((out / "claims.json").read_text(encoding="utf-8"))
-    outcomes.validate_report(report)
+    claim_reports.validate_report(report)
     assert report["commit"] == "abc1234+dirty", "the claims report lost the commit without .git"
     tests = [t for entry in report["claims"].values() for t in entry["tests"]]
     ran = [t for t in tests if t["status"] != "skipped" and t["result"] != "not-run"]
@@ -168,7 +168,7 @@ def test_a_step_stopped_at_its_limit_leaves_a_partial_claims_report_and_nothing_
     assert specs["claims_report"].startswith("claims.json.partial"), specs
     assert not (out / "claims.json").exists()
     partial = json.loads((out / "claims.json.partial").read_text(encoding="utf-8"))
-    outcomes.validate_report(partial)
+    claim_reports.validate_report(partial)
     assert partial["interrupted"] is True
     assert sum(len(e["tests"]) for e in partial["claims"].values()) >= 1, "the spec that ran before the stop is lost"
     started = [line.split() for line in pids.read_text().splitlines()]
@@ -472,7 +472,7 @@ def test_the_tree_digest_follows_the_specs_and_nothing_else(tmp_path):
     assert gpu_env.tree_digest(tmp_path) == before
     (tmp_path / "specs" / "a.py").write_text("x = 3\n", encoding="utf-8")
     assert gpu_env.tree_digest(tmp_path) != before
-    assert gpu_env.git_commit() == outcomes.specs_commit()
+    assert gpu_env.git_commit() == claim_reports.specs_commit()
 
 
 def test_gpu_check_itself_stopped_keeps_what_finished(tmp_path):

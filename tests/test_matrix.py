@@ -7,8 +7,9 @@ import subprocess
 
 import pytest
 
-from torchclaims import catalog, cli, files, matrix, matrix_cli, matrix_page, outcomes
+from torchclaims import catalog, cli, files, matrix_cli, reports as claim_reports
 from torchclaims.errors import UsageError
+from torchclaims.history import page as history_page, table as history_table
 
 
 def entry(material, expected="right", reason=""):
@@ -19,7 +20,7 @@ def entry(material, expected="right", reason=""):
 
 
 def report(torch_version, cells):
-    return {"schema_version": outcomes.SCHEMA_VERSION, "torch": torch_version, "torchvision": None,
+    return {"schema_version": claim_reports.SCHEMA_VERSION, "torch": torch_version, "torchvision": None,
             "python": "3.11.7", "platform": "Linux", "cuda": None, "device": "cpu",
             "claims": {cid: copy.deepcopy(e) for cid, e in cells.items()}}
 
@@ -41,7 +42,7 @@ def reports(tmp_path):
 
 
 def plant(reports, cid, materials):
-    loaded = matrix.load_reports(reports)
+    loaded = claim_reports.load_reports(reports)
     for r, value in zip(loaded, materials):
         r["claims"][cid] = entry(value, value) if value else None
         if not value:
@@ -50,46 +51,46 @@ def plant(reports, cid, materials):
 
 
 def test_columns_are_torch_releases_in_version_order(reports):
-    assert [r["torch"] for r in matrix.load_reports(reports)] == list(VERSIONS)
+    assert [r["torch"] for r in claim_reports.load_reports(reports)] == list(VERSIONS)
 
 
 def test_a_steady_claim_holds_everywhere_and_skips_explain_themselves(reports):
-    loaded = matrix.load_reports(reports)
-    data = matrix.build(loaded)
+    loaded = claim_reports.load_reports(reports)
+    data = claim_reports.history_data(loaded)
     rows = {row["id"]: row for row in data["rows"]}
     assert rows["tensors.steady"]["history"] == "holds on every release"
     assert rows["numerics.gpu"]["history"].startswith("never measured")
-    text = matrix.render_markdown(loaded, data)
+    text = history_table.render_markdown(loaded, data)
     assert "No claim changed its verdict" in text and "1. needs CUDA: no GPU on this machine" in text
 
 
 def test_a_flip_is_listed_with_the_release_where_it_happened(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    data = matrix.build(loaded)
+    data = claim_reports.history_data(loaded)
     assert data["flips"] == [{"claim": "modules.load", "topic": "tensors", "from": "right", "to": "wrong",
                               "since": "2.6.0", "after": "2.5.1", "device": "cpu"}]
     row = next(r for r in data["rows"] if r["id"] == "modules.load")
     assert row["history"] == "holds up to 2.5.1, wrong since 2.6.0"
-    text = matrix.render_markdown(loaded, data)
+    text = history_table.render_markdown(loaded, data)
     assert "| `modules.load` | holds | wrong | **2.6.0** | 2.5.1 |" in text
     assert "| ✓ | ✓ | ✓ | **▲ ✗** | ✗ |" in text
 
 
 def test_unmeasured_releases_between_two_runs_give_an_at_most_bound(reports):
     loaded = plant(reports, "autograd.z", ["right", None, None, "wrong", "wrong"])
-    row = next(r for r in matrix.build(loaded)["rows"] if r["id"] == "autograd.z")
+    row = next(r for r in claim_reports.history_data(loaded)["rows"] if r["id"] == "autograd.z")
     assert row["history"] == "holds up to 1.13.1, wrong since ≤2.6.0"
 
 
 def test_three_runs_read_as_from_to(reports):
     loaded = plant(reports, "compile.x", ["wrong", "right", "right", "wrong", "wrong"])
-    row = next(r for r in matrix.build(loaded)["rows"] if r["id"] == "compile.x")
+    row = next(r for r in claim_reports.history_data(loaded)["rows"] if r["id"] == "compile.x")
     assert row["history"] == "wrong up to 1.13.1, holds from 2.0.1 to 2.5.1, wrong since 2.6.0"
 
 
 def test_not_applicable_cells_do_not_flip(reports):
     loaded = plant(reports, "compile.y", ["not-applicable", "not-applicable", "right", "right", "right"])
-    data = matrix.build(loaded)
+    data = claim_reports.history_data(loaded)
     assert not data["flips"]
     row = next(r for r in data["rows"] if r["id"] == "compile.y")
     assert row["history"] == "holds on every release measured (3 of 5)"
@@ -97,7 +98,7 @@ def test_not_applicable_cells_do_not_flip(reports):
 
 def test_a_not_measurable_cell_neither_opens_nor_closes_a_range(reports):
     loaded = plant(reports, "numerics.scaler", ["right", "not-measurable", "not-measurable", "wrong", "wrong"])
-    data = matrix.build(loaded)
+    data = claim_reports.history_data(loaded)
     row = next(r for r in data["rows"] if r["id"] == "numerics.scaler")
     assert row["history"] == "holds up to 1.13.1, wrong since ≤2.6.0", row["history"]
     assert [f["since"] for f in data["flips"]] == ["2.6.0"], data["flips"]
@@ -105,12 +106,12 @@ def test_a_not_measurable_cell_neither_opens_nor_closes_a_range(reports):
 
 
 def test_unmeasured_cells_of_each_kind_have_their_own_mark_and_note(reports):
-    loaded = matrix.load_reports(reports)
+    loaded = claim_reports.load_reports(reports)
     kinds = {"not-applicable": "not applicable on torch 1.13.1: needs torch>=2.0 (torch.compile appeared in 2.0)",
              "not-measurable": "needs CUDA: no GPU on this machine", "skipped": "no spec selected in this run"}
     for r, (kind, reason) in zip(loaded, kinds.items()):
         r["claims"]["compile.k"] = entry(kind, None, reason)
-    text = matrix.render_markdown(loaded, matrix.build(loaded))
+    text = history_table.render_markdown(loaded, claim_reports.history_data(loaded))
     row = next(line for line in text.splitlines() if line.startswith("| `compile.k`"))
     assert "| n/a<sup>" in row and "| ⊘<sup>" in row and "| s<sup>" in row, row
     assert "n/a not applicable: the API or behaviour" in text and "⊘ not measurable here" in text
@@ -124,7 +125,7 @@ def test_several_patches_of_one_minor_are_columns_and_since_names_the_first(tmp_
         path = tmp_path / f"torch-{version}.json"
         path.write_text(json.dumps(report(version, {"autograd.z": entry(value, value)})), encoding="utf-8")
         paths.append(str(path))
-    data = matrix.build(matrix.load_reports(paths[::-1]))
+    data = claim_reports.history_data(claim_reports.load_reports(paths[::-1]))
     assert data["versions"] == ["1.13.1", "2.0.0", "2.0.1", "2.1.2"]
     assert data["rows"][0]["history"] == "holds up to 1.13.1, wrong since 2.0.0"
     assert [(f["since"], f["after"]) for f in data["flips"]] == [("2.0.0", "1.13.1")]
@@ -134,26 +135,26 @@ def test_two_reports_of_one_release_and_device_are_refused(reports, tmp_path):
     twin = tmp_path / "again.json"
     twin.write_text(open(reports[0], encoding="utf-8").read(), encoding="utf-8")
     with pytest.raises(UsageError, match=r"two reports for torch 2\.14\.1: .*torch-2\.14\.1\.json and .*again\.json"):
-        matrix.build(matrix.load_reports(reports + [str(twin)]))
+        claim_reports.history_data(claim_reports.load_reports(reports + [str(twin)]))
 
 
 def test_the_summary_counts_flips_and_steady_claims(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    text = matrix.render_markdown(loaded, matrix.build(loaded))
+    text = history_table.render_markdown(loaded, claim_reports.history_data(loaded))
     assert "changed between releases: 1 claim, 1 flip" in text
     assert "the material holds on every release where it was measured: 1 claim" in text
 
 
 def test_a_cell_the_catalog_does_not_expect_is_marked(reports):
-    loaded = matrix.load_reports(reports)
+    loaded = claim_reports.load_reports(reports)
     loaded[2]["claims"]["tensors.steady"] = entry("wrong", "right")
-    text = matrix.render_markdown(loaded, matrix.build(loaded))
+    text = history_table.render_markdown(loaded, claim_reports.history_data(loaded))
     assert "**▲ ✗ ≠**" in text
 
 
 def test_the_html_carries_filters_and_the_rows_as_data(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    page = matrix_page.render_html(loaded, matrix.build(loaded))
+    page = history_page.render_html(loaded, claim_reports.history_data(loaded))
     for control in ("id='topic'", "id='verdict'", "id='changed'", "id='lang'"):
         assert control in page
     assert '"history": "holds up to 2.5.1, wrong since 2.6.0"' in page
@@ -161,7 +162,7 @@ def test_the_html_carries_filters_and_the_rows_as_data(reports):
 
 def test_the_html_filters_by_the_kind_of_unmeasured_cell(reports):
     loaded = plant(reports, "numerics.scaler", ["not-measurable", "right", "right", "right", "right"])
-    page = matrix_page.render_html(loaded, matrix.build(loaded))
+    page = history_page.render_html(loaded, claim_reports.history_data(loaded))
     assert "id='state'" in page and ("<option value='not-measurable' data-en='not measurable here (⊘)' "
                                      "data-zh='本机无法测量 (⊘)'>not measurable here (⊘)</option>") in page
     assert "row.cells.some(cell => cell.material === state)" in page
@@ -201,14 +202,14 @@ def test_a_broken_report_is_refused_in_one_line(tmp_path, content, fragment):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(UsageError, match=fragment):
-        matrix.load_reports([str(path)])
+        claim_reports.load_reports([str(path)])
 
 
 def test_a_missing_report_or_a_directory_is_refused_in_one_line(tmp_path):
     with pytest.raises(UsageError, match="no such report file"):
-        matrix.load_reports([str(tmp_path / "nope.json")])
+        claim_reports.load_reports([str(tmp_path / "nope.json")])
     with pytest.raises(UsageError, match="is a directory"):
-        matrix.load_reports([str(tmp_path)])
+        claim_reports.load_reports([str(tmp_path)])
 
 
 def test_a_report_is_rederived_from_its_spec_results_with_the_current_catalog():
@@ -221,7 +222,7 @@ def test_a_report_is_rederived_from_its_spec_results_with_the_current_catalog():
     stale = {"topic": "modules", "verdict": "refuted", "source": [], "material": "wrong", "expected": "wrong",
              "outcome": "reproduced", "reason": "", "tests": tests}
     for version, outcome in (("2.5.1", "reproduced"), ("2.6.0", "changed")):
-        r = matrix.rederive(report(version, {cid: stale}), claims, links={})
+        r = claim_reports.rederive(report(version, {cid: stale}), claims, links={})
         e = r["claims"][cid]
         assert (e["material"], e["outcome"], e["verdict"]) == ("right", outcome, claims[cid].verdict), (version, e)
 
@@ -243,11 +244,11 @@ def cuda_fixture(tmp_path, source="torch-2.11.0.json", **fields):
 
 def test_a_cuda_report_is_its_own_column_after_the_cpu_columns(tmp_path):
     paths = [str(COMMITTED / "torch-2.10.0.json"), cuda_fixture(tmp_path), str(COMMITTED / "torch-2.11.0.json")]
-    loaded = matrix.load_reports(paths)
-    data = matrix.build(loaded)
+    loaded = claim_reports.load_reports(paths)
+    data = claim_reports.history_data(loaded)
     assert data["versions"] == ["2.10.0", "2.11.0", "2.11.0 cuda (H200)"], data["versions"]
     assert data["devices"] == ["cpu", "cpu", "cuda"]
-    text = matrix.render_markdown(loaded, data)
+    text = history_table.render_markdown(loaded, data)
     assert "| accelerator | cpu | cpu | cuda |" in text and "| 2.10.0 | 2.11.0 | 2.11.0 cuda (H200) |" in text
     assert "3 torch runs (2 on cpu, 1 on cuda;" in text
 
@@ -256,26 +257,26 @@ def test_an_old_report_without_the_accelerator_field_reads_it_from_its_device(tm
     path = cuda_fixture(tmp_path)
     data = json.loads(open(path, encoding="utf-8").read())
     del data["accelerator"]
-    assert matrix.accelerator(data) == "cuda" and matrix.column_name(data) == "2.11.0 cuda (H200)"
+    assert claim_reports.accelerator_of(data) == "cuda" and claim_reports.column_name(data) == "2.11.0 cuda (H200)"
     data["device"] = "cpu"
-    assert matrix.accelerator(data) == "cpu" and matrix.column_name(data) == "2.11.0"
+    assert claim_reports.accelerator_of(data) == "cpu" and claim_reports.column_name(data) == "2.11.0"
 
 
 def test_a_cpu_and_a_cuda_cell_never_flip_and_each_device_has_its_history(tmp_path):
     paths = [str(COMMITTED / "torch-2.10.0.json"), str(COMMITTED / "torch-2.11.0.json"), cuda_fixture(tmp_path)]
-    loaded = matrix.load_reports(paths)
+    loaded = claim_reports.load_reports(paths)
     cid = "tensors.view-shares-storage"
     for r in loaded:   # planted: wrong on both CPU runs, right on the CUDA one
-        r["claims"][cid] = entry("right", "right") if matrix.accelerator(r) == "cuda" else entry("wrong", "right")
-    data = matrix.build(loaded)
+        r["claims"][cid] = entry("right", "right") if claim_reports.accelerator_of(r) == "cuda" else entry("wrong", "right")
+    data = claim_reports.history_data(loaded)
     assert not [f for f in data["flips"] if f["claim"] == cid], data["flips"]
     row = next(r for r in data["rows"] if r["id"] == cid)
     assert row["history"] == "cpu: wrong on every release; cuda: holds on every release", row["history"]
     second = cuda_fixture(tmp_path, "torch-2.12.1.json")   # a later CUDA run that disagrees flips there
-    loaded = matrix.load_reports(paths + [second])
+    loaded = claim_reports.load_reports(paths + [second])
     for r, value in zip(loaded, ["wrong", "wrong", "right", "wrong"]):
         r["claims"][cid] = entry(value, "right")
-    flips = [f for f in matrix.build(loaded)["flips"] if f["claim"] == cid]
+    flips = [f for f in claim_reports.history_data(loaded)["flips"] if f["claim"] == cid]
     assert flips == [{"claim": cid, "topic": "tensors", "from": "right", "to": "wrong", "since": "2.12.1 cuda (H200)",
                       "after": "2.11.0 cuda (H200)", "device": "cuda"}], flips
 
@@ -284,11 +285,11 @@ def test_a_cpu_and_a_cuda_cell_never_flip_and_each_device_has_its_history(tmp_pa
 def test_versions_ranges_are_checked_on_cuda_columns_by_their_release(tmp_path):
     from torchclaims import catalog as cat
     claims = cat.load()
-    loaded = [matrix.rederive(r, claims) for r in matrix.load_reports(
+    loaded = [claim_reports.rederive(r, claims) for r in claim_reports.load_reports(
         [str(COMMITTED / "torch-2.11.0.json"), cuda_fixture(tmp_path)])]
-    assert matrix.versions_disagreements(claims, loaded) == []
+    assert claim_reports.versions_disagreements(claims, loaded) == []
     loaded[1]["claims"]["modules.whole-model-torch-load"]["material"] = "right"   # planted: <2.6 holds on 2.11
-    problems = matrix.versions_disagreements(claims, loaded)
+    problems = claim_reports.versions_disagreements(claims, loaded)
     assert problems == ["modules.whole-model-torch-load: versions '<2.6' says the material does not hold on "
                         "2.11.0 cuda (H200), measured right"], problems
 
@@ -312,7 +313,7 @@ def _skipped_entry(reason, result="skipped", test_id="specs/test_numerics_amp.py
 def test_a_reports_skips_are_read_again_by_their_reason(reason, result, material):
     claims = catalog.load()
     cid = "numerics.gradscaler-update-adjusts-scale"
-    r = matrix.rederive(report("2.0.1", {cid: _skipped_entry(reason, result)}), claims, links={})
+    r = claim_reports.rederive(report("2.0.1", {cid: _skipped_entry(reason, result)}), claims, links={})
     assert r["claims"][cid]["material"] == material, r["claims"][cid]
 
 
@@ -330,17 +331,17 @@ def test_a_claim_whose_spec_is_newer_than_the_report_is_not_measurable_there():
     old = report("2.0.1", {cid: _skipped_entry("needs CUDA: no GPU on this machine")})
     old["commit"] = _head() + "+dirty"
     links = {cid: [("specs/test_numerics_amp.py::test_x", False), (new_spec, False)]}
-    e = matrix.rederive(old, claims, links=links)["claims"][cid]
+    e = claim_reports.rederive(old, claims, links=links)["claims"][cid]
     assert (e["material"], e["outcome"]) == ("not-measurable", "skipped"), e
-    assert e["reason"] == f"{matrix.NEWER} ({new_spec})", e["reason"]
+    assert e["reason"] == f"{claim_reports.NEWER} ({new_spec})", e["reason"]
 
 
 @pytest.mark.e2e  # runs git
 def test_a_spec_that_existed_but_was_not_selected_is_not_called_newer():
-    existing = next(name for name, _ in matrix.current_links()["tensors.view-needs-contiguous"])
-    assert matrix.newer_specs(_head(), [], [(existing, False)]) == []
-    assert matrix.newer_specs(None, [], [("specs/test_x.py::test_new", False)]) == [], "unknown commit: no claim"
-    assert matrix.newer_specs("0" * 40, [], [("specs/test_x.py::test_new", False)]) == [], "a commit git lacks"
+    existing = next(name for name, _ in claim_reports.current_links()["tensors.view-needs-contiguous"])
+    assert claim_reports.newer_specs(_head(), [], [(existing, False)]) == []
+    assert claim_reports.newer_specs(None, [], [("specs/test_x.py::test_new", False)]) == [], "unknown commit: no claim"
+    assert claim_reports.newer_specs("0" * 40, [], [("specs/test_x.py::test_new", False)]) == [], "a commit git lacks"
 
 
 # --- compare: verdict changes apart from claims measured in one run only ----------------------
@@ -464,9 +465,9 @@ def test_results_of_a_spec_that_no_longer_checks_the_claim_do_not_count():
               "reason": ""}]
     stale = dict(entry("wrong", "right"), tests=tests)
     today = {cid: [("specs/t.py::test_truth", False)]}
-    e = matrix.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links=today)["claims"][cid]
+    e = claim_reports.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links=today)["claims"][cid]
     assert e["material"] == "right", e
-    e = matrix.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links={})["claims"][cid]
+    e = claim_reports.rederive(report("2.4.1", {cid: copy.deepcopy(stale)}), claims, links={})["claims"][cid]
     assert e["material"] == "wrong", "with no links known every result counts"
 
 
@@ -480,17 +481,17 @@ def test_reading_a_partial_report_warns_that_it_is_incomplete(reports, tmp_path,
     data = json.loads(open(reports[0], encoding="utf-8").read())
     data["interrupted"] = True
     partial.write_text(json.dumps(data), encoding="utf-8")
-    matrix.load_reports([reports[1]])
+    claim_reports.load_reports([reports[1]])
     assert warning not in capsys.readouterr().err, "a complete report warned"
-    matrix.load_reports([str(partial)])
+    claim_reports.load_reports([str(partial)])
     assert warning in capsys.readouterr().err
 
 
 def test_the_chinese_page_is_chinese_throughout_and_its_switch_has_both_languages(reports):
     """Issue 32: the page's 中文 switch translated only the verdicts, the count and the details."""
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    data = matrix.build(loaded)
-    page = matrix_page.render_html(loaded, data, lang="zh")
+    data = claim_reports.history_data(loaded)
+    page = history_page.render_html(loaded, data, lang="zh")
     assert "<html lang='zh'>" in page and "<option value='zh' selected>" in page
     assert ">论断的历史：资料在每个 torch 版本上说对了什么</h1>" in page
     zh_block = page.split("<div class='l-zh'>")[1].split("</div>")[0]
@@ -500,13 +501,13 @@ def test_the_chinese_page_is_chinese_throughout_and_its_switch_has_both_language
     assert "自 2.6.0 起由成立变为错误" in page, "the flip said in Chinese"
     for label in ("只看有变化的论断", "目录中的判定", "含有这种格子", "全部", "语言"):
         assert f"data-zh='{label}'" in page, label
-    english = matrix_page.render_html(loaded, data)
+    english = history_page.render_html(loaded, data)
     assert "<html lang='en'>" in english and "<div class='l-zh' hidden>" in english
 
 
 def test_the_chinese_markdown_is_chinese(reports):
     loaded = plant(reports, "modules.load", ["right", "right", "right", "wrong", "wrong"])
-    text = matrix.render_markdown(loaded, matrix.build(loaded), lang="zh")
+    text = history_table.render_markdown(loaded, claim_reports.history_data(loaded), lang="zh")
     assert text.startswith("# 论断的历史") and "## 结论翻转" in text and "## 总表" in text
     assert "| 论断 | 判定 | 历史 |" in text and "2.5.1 及以前成立，自 2.6.0 起错误" in text
     assert "holds" not in text and "The table" not in text

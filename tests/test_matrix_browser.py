@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from torchclaims import catalog, matrix, matrix_page, outcomes
+from torchclaims import catalog, reports as claim_reports
+from torchclaims.history import page as history_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # e2e: headless Chromium
 
@@ -27,7 +28,7 @@ def page(tmp_path):
     reports = []
     for version in ("2.5.1", "2.6.0", "2.14.1"):
         flipped = "right" if version == "2.5.1" else "wrong"
-        reports.append({"schema_version": outcomes.SCHEMA_VERSION, "torch": version, "torchvision": None,
+        reports.append({"schema_version": claim_reports.SCHEMA_VERSION, "torch": version, "torchvision": None,
                         "python": "3.11.7", "platform": "Linux", "cuda": None, "device": "cpu", "claims": {
                             "modules.whole-model-torch-load": _entry("modules.whole-model-torch-load", flipped, flipped),
                             "tensors.view-shares-storage": _entry("tensors.view-shares-storage", "right", "right"),
@@ -36,7 +37,7 @@ def page(tmp_path):
                                 "right", "needs CUDA: no GPU on this machine"),
                         }})
     path = tmp_path / "matrix.html"
-    path.write_text(matrix_page.render_html(reports, matrix.build(reports), catalog.load()), encoding="utf-8")
+    path.write_text(history_page.render_html(reports, claim_reports.history_data(reports), catalog.load()), encoding="utf-8")
     return path
 
 
@@ -109,9 +110,9 @@ def test_the_table_fits_1280_and_scrolls_sideways_on_a_phone_under_a_fixed_claim
     (its viewport) and only the table scrolls, its claim column and header row staying in place."""
     claims = catalog.load()
     paths = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("*.json"))
-    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(paths)]
+    reports = [claim_reports.rederive(r, claims) for r in claim_reports.load_reports(paths)]
     page = tmp_path / "history.html"
-    page.write_text(matrix_page.render_html(reports, matrix.build(reports), claims), encoding="utf-8")
+    page.write_text(history_page.render_html(reports, claim_reports.history_data(reports), claims), encoding="utf-8")
     viewport(browser, *size)
     browser.get(page.as_uri())
     measure = """

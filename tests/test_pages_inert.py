@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from torchclaims import anchors, catalog, matrix, matrix_page, reader
+from torchclaims import anchors, catalog, reader, reports as claim_reports
+from torchclaims.history import page as history_page
 
 pytestmark = pytest.mark.e2e   # the reader's verdicts read the claim history with git
 
@@ -70,7 +71,7 @@ def test_the_history_page_shows_hostile_catalog_texts_as_text():
     cid = "tensors.view-changes-only-metadata"
     hostile = {**claims, cid: dataclasses.replace(claims[cid], says=HOSTILE, says_zh=HOSTILE, truth=HOSTILE)}
     for lang in ("en", "zh"):
-        page = matrix_page.render_html(history, matrix.build(history), hostile, lang)
+        page = history_page.render_html(history, claim_reports.history_data(history), hostile, lang)
         _inert(page)
 
 

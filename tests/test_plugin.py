@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from torchclaims import catalog, files, outcomes
+from torchclaims import catalog, files, reports as claim_reports
 
 pytestmark = pytest.mark.e2e  # pytest runs of the plugin on scratch specs, most in a subprocess
 
@@ -182,7 +182,7 @@ def test_the_json_report_matches_its_schema(scratch):
     path = scratch.path / "report.json"
     run(scratch, "--claims-report", str(path))
     data = json.loads(path.read_text(encoding="utf-8"))
-    outcomes.validate_report(data)
+    claim_reports.validate_report(data)
     assert data["claims"]["tensors.right"]["outcome"] == "reproduced"
     assert data["claims"]["tensors.later"]["outcome"] == "pending"
     wrong = data["claims"]["tensors.wrong"]
@@ -223,7 +223,7 @@ def test_an_interrupted_run_leaves_the_previous_report_intact_and_says_so(scratc
                             timeout=300, env=os.environ | ENGLISH)
     assert path.read_bytes() == complete, f"{how}: the complete report was replaced by a partial one"
     partial = json.loads((scratch.path / "keep.json.partial").read_text(encoding="utf-8"))
-    outcomes.validate_report(partial)
+    claim_reports.validate_report(partial)
     assert partial["interrupted"] is True, f"{how}: the partial report is not marked interrupted"
     assert "INTERRUPTED: the run stopped early" in result.stdout, f"{how}: the scoreboard did not say so:\n{result.stdout}"
     assert f"the partial report went to {path}.partial" in result.stdout, result.stdout[-800:]
@@ -245,15 +245,15 @@ def test_a_report_that_cannot_be_written_whole_leaves_the_old_one(tmp_path, monk
 
 def test_a_malformed_report_is_refused_with_one_line():
     with pytest.raises(ValueError, match=r"not a torchclaims claim report \(claims/x/outcome: 'maybe'"):
-        outcomes.validate_report({
-            "schema_version": outcomes.SCHEMA_VERSION, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
+        claim_reports.validate_report({
+            "schema_version": claim_reports.SCHEMA_VERSION, "torch": "2", "python": "3", "platform": "p", "cuda": None, "device": "cpu",
             "claims": {"x": {"topic": "t", "verdict": "confirmed", "material": "right", "expected": "right",
                              "outcome": "maybe", "tests": []}}})
 
 
 def _report_problems(data):
     try:
-        outcomes.validate_report(data)
+        claim_reports.validate_report(data)
     except ValueError as exc:
         return str(exc)
     return None
@@ -266,7 +266,7 @@ def test_the_compiled_schema_check_agrees_with_jsonschema_on_good_and_planted_ba
     import copy
 
     import jsonschema
-    strict = jsonschema.Draft202012Validator(outcomes.REPORT_SCHEMA)
+    strict = jsonschema.Draft202012Validator(claim_reports.REPORT_SCHEMA)
     reports = sorted((catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
     assert len(reports) >= 20
     good = [json.loads(p.read_text(encoding="utf-8")) for p in reports]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, reader, strings
+from torchclaims import anchors, catalog, cli, reader, reports as claim_reports, strings
 
 pytestmark = pytest.mark.e2e  # read over the seed documents and the committed history (seconds each)
 
@@ -68,15 +68,13 @@ def test_the_colour_follows_the_chosen_release_of_the_history(tmp_path):
 
 
 def _history_rows():
-    from torchclaims import matrix
     claims = catalog.load()
-    reports = [matrix.rederive(r, claims) for r in matrix.load_reports(sorted(str(p) for p in HISTORY.glob("*.json")))]
-    return matrix.build(reports)["rows"]
+    reports = [claim_reports.rederive(r, claims) for r in claim_reports.load_reports(sorted(str(p) for p in HISTORY.glob("*.json")))]
+    return claim_reports.history_data(reports)["rows"]
 
 
 def _history_versions():
-    from torchclaims import matrix
-    return matrix.build(matrix.load_reports(sorted(str(p) for p in HISTORY.glob("*.json"))))["versions"]
+    return claim_reports.history_data(claim_reports.load_reports(sorted(str(p) for p in HISTORY.glob("*.json"))))["versions"]
 
 
 @needs_seeds
@@ -86,9 +84,8 @@ def test_a_report_gives_the_verdicts_of_its_one_release(tmp_path):
     report = HISTORY / "torch-2.14.1.json"
     assert cli.main(["read", str(DOC3), "-o", str(tmp_path), "--report", str(report)]) == 0
     data = _payload((tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8"))
-    from torchclaims import matrix
     # the report re-read with today's catalog, as every view reads it (a label changed since the run counts)
-    measured = matrix.rederive(matrix.load_reports([str(report)])[0], catalog.load())["claims"]
+    measured = claim_reports.rederive(claim_reports.load_reports([str(report)])[0], catalog.load())["claims"]
     assert data["versions"] == ["2.14.1"]
     for cid, entry in data["claims"].items():
         expected = measured[cid]["material"] if measured[cid]["material"] in ("right", "wrong", "partly") else "other"

@@ -11,11 +11,12 @@ LAYERS = {
     "strings": 0, "strings_en": 0, "strings_zh": 0, "strings_help_zh": 0, "strings_reasons_zh": 0,
     "optional": 0, "files": 0, "forked": 0, "anchors": 0, "segment": 0, "documents": 0,
     "clauses": 0, "survey": 0,
-    # 1 results: what a run found, the faults, the lessons, the finder's marks of a document
-    "outcomes": 1, "expect": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1, "marks": 1,
+    # 1 results: what a run found and its report, the benchmarks' results, the faults, the lessons,
+    # the finder's marks of a document
+    "outcomes": 1, "reports": 1, "bench": 1, "expect": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1, "marks": 1,
     # 2 views: what people read (reports, pages, lints)
-    "scoreboard": 2, "learn": 2, "matrix": 2, "matrix_page": 2, "bench": 2, "lint": 2, "spec_ast": 2, "reader": 2,
-    "doclint": 2, "measured": 2,
+    "scoreboard": 2, "learn": 2, "history": 2, "lint": 2, "spec_ast": 2, "reader": 2,
+    "doclint": 2,
     # 3 entries: pytest and the command line
     "plugin": 3, "cli": 3, "mutants_cli": 3, "anchors_cli": 3, "matrix_cli": 3, "workbook_cli": 3,
     "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "setup_summary": 3, "__main__": 3,

@@ -13,7 +13,7 @@ import pathlib
 import shutil
 import sys
 
-from . import anchors, catalog, links as _links, lint, outcomes, survey
+from . import anchors, catalog, links as _links, lint, survey
 from .bench.cells import cell as markdown_cell
 from .errors import Parser as _Parser, UsageError
 from .strings import cell_width, default_lang, os_error, text, usage_line, verdict_from_word, wrap
@@ -224,7 +224,7 @@ def link_problems(claims: dict[str, catalog.Claim], links: dict[str, list[tuple[
     problems = []
     for cid in sorted(set(links) - set(claims)):
         problems.append(f"{cid}: linked from {links[cid][0][0]} but not in the catalog")
-    figures = outcomes.figure_claims(claims)   # measured by a benchmark, never checked by a spec
+    figures = _links.figure_claims(claims)   # measured by a benchmark, never checked by a spec
     for c in claims.values():
         specs = links.get(c.id, [])
         if c.verdict not in catalog.NEEDS_NO_SPEC and c.id not in figures and not any(not aw for _, aw in specs):

@@ -31,7 +31,7 @@ import pathlib
 import re
 import sys
 
-from . import anchors, catalog, documents, find, marks, measured
+from . import anchors, catalog, documents, find, marks, reports
 from .errors import Parser, UsageError
 from .files import write_whole
 from .find import evaluate
@@ -139,7 +139,7 @@ def main(argv: list[str]) -> int:
         raise UsageError(text("en", "lint:no_document", paths=" ".join(args.paths)))
     claims = catalog.load_for_command()
     found = anchors.load()
-    verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    verdicts = reports.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
     results = []
     unread = 0
@@ -190,7 +190,7 @@ def score_labels(folder: pathlib.Path, args) -> int:
     right; an error line is right when it overlaps a wrong statement of its claim."""
     docs, labels = evaluate.load_labels(folder)
     claims = catalog.load()
-    verdicts = measured.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    verdicts = reports.verdicts(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
     known = evaluate.labelled_claims(folder)   # claims added since the set was labelled: not counted
     errors = right = 0

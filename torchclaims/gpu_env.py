@@ -241,15 +241,15 @@ def toolchain_problem(facts: dict) -> str | None:
 # torchclaims.outcomes, asked in a subprocess: it needs ``packaging``, which this process may get
 # only from the wheels, and its environment() imports torch, which this process never does (no
 # CUDA context held here while the steps run).
-OUTCOMES = ("import json, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import outcomes; "
-            "print(json.dumps({'environment': %s, 'commit': outcomes.specs_commit()}))")
+PROBE = ("import json, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import reports; "
+            "print(json.dumps({'environment': %s, 'commit': reports.specs_commit()}))")
 
 
 def probe_torch(env: dict) -> dict:
-    """The torch build as the steps will see it (outcomes.environment) and the specs' commit as
-    git knows it (outcomes.specs_commit; None without .git)."""
+    """The torch build as the steps will see it (reports.environment) and the specs' commit as
+    git knows it (reports.specs_commit; None without .git)."""
     try:
-        probe = subprocess.run([sys.executable, "-c", OUTCOMES % "outcomes.environment()", str(ROOT)],
+        probe = subprocess.run([sys.executable, "-c", PROBE % "reports.environment()", str(ROOT)],
                                capture_output=True, text=True, timeout=180, env=env, cwd=ROOT)
     except subprocess.TimeoutExpired:
         raise UsageError("torch took over 180 s to import here: is the GPU or its driver stuck? (nvidia-smi)") from None
@@ -259,8 +259,8 @@ def probe_torch(env: dict) -> dict:
 
 
 def git_commit() -> str | None:
-    """outcomes.specs_commit, without importing torch (for --prepare)."""
-    done = subprocess.run([sys.executable, "-c", OUTCOMES % "None", str(ROOT)], capture_output=True, text=True,
+    """reports.specs_commit, without importing torch (for --prepare)."""
+    done = subprocess.run([sys.executable, "-c", PROBE % "None", str(ROOT)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     return json.loads(done.stdout.strip().splitlines()[-1])["commit"] if done.returncode == 0 else None
 

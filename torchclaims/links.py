@@ -20,6 +20,8 @@ import dataclasses
 import functools
 import pathlib
 
+from .catalog import ROOT, Claim
+
 MARKER_ARGS = {"as_written", "raises", "match"}
 
 
@@ -157,3 +159,21 @@ def is_as_written(call: ast.Call) -> bool:
 def claim_calls(node) -> list[tuple[str, bool]]:
     """(claim id, as_written) of each ``claim(...)`` call inside an AST node (a decorator, a pytestmark)."""
     return [(call.args[0].value, is_as_written(call)) for call in marker_calls(node)]
+
+
+FIGURE_VERDICT = "gpu-only"   # a figure claim's catalog verdict: a GPU's figure, which only a benchmark measures
+
+
+@functools.cache
+def _benchmarked(bench_dir: str) -> frozenset[str]:
+    return frozenset(bench_links(pathlib.Path(bench_dir)))
+
+
+def is_figure(claim: Claim, bench_dir: pathlib.Path = ROOT / "benchmarks") -> bool:
+    """A figure claim: gpu-only, and measured by a benchmark (its claim marker in ``bench_dir``)."""
+    return claim.verdict == FIGURE_VERDICT and claim.id in _benchmarked(str(bench_dir))
+
+
+def figure_claims(claims: dict[str, Claim], bench_dir: pathlib.Path = ROOT / "benchmarks") -> set[str]:
+    """The ids of the figure claims of ``claims`` (``is_figure``)."""
+    return {cid for cid, claim in claims.items() if is_figure(claim, bench_dir)}

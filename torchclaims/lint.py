@@ -58,7 +58,7 @@ Label lint (``label_findings``), over the catalog, the spec links and ``benchmar
 - ``gpu-only-without-reason``: a gpu-only truth says what needs CUDA: the English truth has a
   phrase like ``needs CUDA`` / ``needs a GPU`` / ``only where CUDA exists`` / ``CUDA only``, the
   Chinese truth names CUDA or GPU (``CUDA``, ``GPU``, ``显卡``).
-- ``figure-claim-linked-to-spec``: a figure claim (``outcomes.figure_claims``: gpu-only and measured
+- ``figure-claim-linked-to-spec``: a figure claim (``links.figure_claims``: gpu-only and measured
   by a benchmark) that a spec links to: a spec measures no figure, so only the benchmark report may
   give its verdict; link the spec to the claim it checks (the mechanism, the API).
 
@@ -78,7 +78,8 @@ import dataclasses
 import pathlib
 import re
 
-from . import catalog, clauses, links, outcomes
+from . import catalog, clauses, links
+from .links import figure_claims
 from .spec_ast import (
     ASSERT_FUNCS,
     PURE_CALLS,
@@ -426,7 +427,7 @@ def label_findings(claims: dict[str, catalog.Claim], specs_dir: pathlib.Path = S
     guards = gpu_guards(specs_dir)
     cuda_use = cuda_uses(specs_dir)
     linked = links.spec_links(pathlib.Path(specs_dir))
-    figures = outcomes.figure_claims(claims, bench_dir)
+    figures = figure_claims(claims, bench_dir)
     for c in claims.values():
         where = f"claims/{c.topic}.toml"
         written = [name for name, as_written in linked.get(c.id, []) if as_written]

@@ -2,17 +2,19 @@
 
 ``matrix REPORT.json...`` prints the Markdown table (``-o PATH`` writes PATH.md and PATH.html);
 ``matrix --compare OLD NEW`` lists the verdict changes between two runs and exits 1 when one is
-unexpected. The table itself is torchclaims/matrix.py's, the page torchclaims/matrix_page.py's.
+unexpected. The data is reports.py's, the table history/table.py's, the page history/page.py's.
 """
 from __future__ import annotations
 
 import pathlib
 import sys
 
-from . import catalog, matrix, matrix_page
+from . import catalog, reports
 from .errors import Parser, UsageError
 from .files import write_whole
-from .strings import LANGS, cell_width, default_lang, text, translate
+from .history import page as history_page, table as history_table
+from .outcomes import MEASURED
+from .strings import LANGS, cell_width, default_lang, state_word, text, translate
 
 
 def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str], int]:
@@ -24,7 +26,7 @@ def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str
         return text(lang, "cmp:" + key, **fields)
 
     def verdict(value):
-        return value if lang == "en" or value not in matrix.MEASURED else text(lang, "h:" + value)
+        return value if lang == "en" or value not in MEASURED else text(lang, "h:" + value)
     changes, one_side, unexpected = [], [], 0
     tags = {flag: say("unexpected" if flag else "expected") for flag in (True, False)}
     tag_width = max(cell_width(tag) for tag in tags.values())
@@ -32,7 +34,7 @@ def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str
         prior = old["claims"].get(cid) or {}
         before, after = prior.get("material"), entry["material"]
         bad = entry["outcome"] in ("changed", "broken")
-        if before in matrix.MEASURED and after in matrix.MEASURED or bad:
+        if before in MEASURED and after in MEASURED or bad:
             if before == after and not bad:
                 continue
             unexpected += bad
@@ -40,13 +42,13 @@ def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str
             why = say("why", reason=entry["reason"]) if bad and entry.get("reason") else ""
             changes.append(say("change", tag=tag, id=cid, before=verdict(before) if before else say("absent"),
                                old=old["torch"], after=verdict(after), new=new["torch"], why=why))
-        elif (before in matrix.MEASURED) != (after in matrix.MEASURED):
-            side, missing = (new, entry) if before in matrix.MEASURED else (old, prior)
-            state = matrix.state_word(missing.get("material"), lang)
+        elif (before in MEASURED) != (after in MEASURED):
+            side, missing = (new, entry) if before in MEASURED else (old, prior)
+            state = state_word(missing.get("material"), lang)
             reason = translate(lang, missing.get("reason") or "") or say("not_in" if not missing else "no_reason")
-            measured = before if before in matrix.MEASURED else after
+            measured = before if before in MEASURED else after
             one_side.append(say("one_side", id=cid, measured=verdict(measured),
-                                where=(old if before in matrix.MEASURED else new)["torch"], state=state,
+                                where=(old if before in MEASURED else new)["torch"], state=state,
                                 other=side["torch"], reason=reason))
     return changes, one_side, unexpected
 
@@ -54,10 +56,10 @@ def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str
 def _selection_note(old: dict, new: dict, lang: str = "en") -> str | None:
     """A warning when the two runs are not alike: other specs selected, another device."""
     differ = []
-    if matrix._selection(old) != matrix._selection(new):
-        differ.append(text(lang, "cmp:d_specs", old=matrix._selection(old, lang), new=matrix._selection(new, lang)))
-    if matrix.accelerator(old) != matrix.accelerator(new):
-        differ.append(text(lang, "cmp:d_device", old=matrix.accelerator(old), new=matrix.accelerator(new)))
+    if history_table.selection(old) != history_table.selection(new):
+        differ.append(text(lang, "cmp:d_specs", old=history_table.selection(old, lang), new=history_table.selection(new, lang)))
+    if reports.accelerator_of(old) != reports.accelerator_of(new):
+        differ.append(text(lang, "cmp:d_device", old=reports.accelerator_of(old), new=reports.accelerator_of(new)))
     if bool(old.get("torchvision")) != bool(new.get("torchvision")):
         none = text(lang, "mx:row_none")
         differ.append(text(lang, "cmp:d_vision", old=old.get("torchvision") or none, new=new.get("torchvision") or none))
@@ -96,13 +98,13 @@ def main(argv: list[str]) -> int:
             raise UsageError(text("en", "mx:compare_two"))
         if args.output:
             raise UsageError(text("en", "mx:compare_no_o"))
-        old, new = (matrix.load_reports([p])[0] for p in args.reports)
+        old, new = (reports.load_reports([p])[0] for p in args.reports)
         try:
             claims = catalog.load()
         except catalog.CatalogError:
             claims = {}
         lang = args.lang
-        changes, one_side, unexpected = compare(matrix.rederive(old, claims), matrix.rederive(new, claims), lang)
+        changes, one_side, unexpected = compare(reports.rederive(old, claims), reports.rederive(new, claims), lang)
         note = _selection_note(old, new, lang)
         if note:
             print(note)
@@ -116,7 +118,7 @@ def main(argv: list[str]) -> int:
         print(text(lang, "cmp:summary", n=len(changes), u=unexpected, k=len(one_side),
                    tail=text(lang, "cmp:tail_bad" if unexpected else "cmp:tail_ok")))
         return 1 if unexpected else 0
-    reports = matrix.load_reports(args.reports)
+    loaded = reports.load_reports(args.reports)
     targets = output_paths(args.output) if args.output else None
     if targets and not args.force:
         present = [str(t) for t in targets if t.exists()]
@@ -128,17 +130,17 @@ def main(argv: list[str]) -> int:
         print(f"note: the catalog is broken, so the verdicts are the reports' own and the HTML has no "
               f"claim texts ({str(exc).splitlines()[0]})", file=sys.stderr)
         claims = {}
-    reports = [matrix.rederive(r, claims) for r in reports]
-    data = matrix.build(reports)
-    markdown = matrix.render_markdown(reports, data, claims, args.lang)
+    loaded = [reports.rederive(r, claims) for r in loaded]
+    data = reports.history_data(loaded)
+    markdown = history_table.render_markdown(loaded, data, claims, args.lang)
     if targets is None:
         sys.stdout.write(markdown)
         print(text(args.lang, "mx:nothing_written"), file=sys.stderr)
         return 0
-    page = matrix_page.render_html(reports, data, claims, args.lang)
+    page = history_page.render_html(loaded, data, claims, args.lang)
     md, html_path = targets
     write_whole(md, markdown)
     write_whole(html_path, page)
-    print(text(args.lang, "mx:wrote", rows=len(data["rows"]), runs=len(reports), flips=len(data["flips"]), md=md,
+    print(text(args.lang, "mx:wrote", rows=len(data["rows"]), runs=len(loaded), flips=len(data["flips"]), md=md,
                html=html_path))
     return 0

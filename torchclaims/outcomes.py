@@ -51,27 +51,21 @@ claim not measurable here: it did not run; its ``material`` and reason say why),
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib.metadata
-import os
-import pathlib
-import platform
 import re
-import subprocess
 
-from .catalog import ROOT, Claim
-from .links import Link, bench_links, file_links
+from .catalog import Claim
+from .links import Link, figure_claims, file_links, is_figure
 from .optional import NEEDS
 from .strings import text
 from .versions import in_range, is_not_applicable, is_not_measurable
 
-# 3: a spec result and the material's verdict can be "not-measurable" (2 knew only not-applicable)
-# 4: the material's verdict of a figure claim is "measured" (by the benchmark report, never a spec)
-SCHEMA_VERSION = 4
-READABLE_SCHEMAS = (2, 3, 4)   # the committed history holds reports of 2 and 3
 OUTCOMES = ("reproduced", "changed", "broken", "not-applicable", "skipped", "pending")
 MATERIAL = ("right", "wrong", "partly", "contradiction", "broken", "not-applicable", "not-measurable", "skipped",
             "measured")
+MEASURED = ("right", "wrong", "partly")
+
+UNMEASURED = ("not-applicable", "not-measurable", "skipped")
+
 RESULTS = ("held", "failed", "broken", "skipped", "not-applicable", "not-measurable")
 RESULT_KEY = "torchclaims-result"
 LINKS_KEY = "torchclaims"
@@ -195,6 +189,7 @@ def _first_line(report) -> str:
 
 
 _RANKS = {"passed": 0, "xfailed": 1, "skipped": 1, "xpassed": 2, "failed": 3, "error": 4}
+STATUSES = tuple(_RANKS)   # a spec's pytest status, in a report
 
 
 def _rank(status: str) -> int:
@@ -286,24 +281,6 @@ class ClaimOutcome:
     expected: str | None = None
 
 
-FIGURE_VERDICT = "gpu-only"   # a figure claim's catalog verdict: a GPU's figure, which only a benchmark measures
-
-
-@functools.cache
-def _benchmarked(bench_dir: str) -> frozenset[str]:
-    return frozenset(bench_links(pathlib.Path(bench_dir)))
-
-
-def is_figure(claim: Claim, bench_dir: pathlib.Path = ROOT / "benchmarks") -> bool:
-    """A figure claim: gpu-only, and measured by a benchmark (its claim marker in ``bench_dir``)."""
-    return claim.verdict == FIGURE_VERDICT and claim.id in _benchmarked(str(bench_dir))
-
-
-def figure_claims(claims: dict[str, Claim], bench_dir: pathlib.Path = ROOT / "benchmarks") -> set[str]:
-    """The ids of the figure claims of ``claims`` (``is_figure``)."""
-    return {cid for cid, claim in claims.items() if is_figure(claim, bench_dir)}
-
-
 def classify(claim: Claim, tests: list[TestResult], torch_version: str, figure: bool | None = None,
              measured: str | None = None) -> ClaimOutcome:
     """``figure``: whether the claim is a figure claim (None: ``is_figure`` decides); ``measured``: the
@@ -344,233 +321,3 @@ def summarize(claims: dict[str, Claim], results: Results, torch_version: str | N
     return summary
 
 
-def environment() -> dict:
-    import torch
-    cuda = torch.cuda.is_available()
-    try:  # the installed distribution, read without importing it (an import here would register its ops twice)
-        vision = importlib.metadata.version("torchvision")
-    except importlib.metadata.PackageNotFoundError:
-        vision = None
-    return {
-        "torch": torch.__version__,
-        "torchvision": vision,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cuda": torch.version.cuda if cuda else None,
-        "device": torch.cuda.get_device_name(0) if cuda else "cpu",
-        "accelerator": accelerator(),
-        "build": build(),
-    }
-
-
-def accelerator() -> str:
-    """The device the specs' ``device`` fixture reached besides the CPU: cuda, rocm, xpu, mps, or cpu."""
-    import torch
-    if torch.cuda.is_available():
-        return "rocm" if getattr(torch.version, "hip", None) else "cuda"
-    if getattr(torch, "xpu", None) is not None and torch.xpu.is_available():
-        return "xpu"
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
-        return "mps"
-    return "cpu"
-
-
-def build() -> dict:
-    """Which build of torch this is, beyond its version: the git commit it was built from, the CUDA or
-    ROCm it was compiled for (whether or not a GPU is here), a debug build or not, and the GPU seen."""
-    import torch
-    version = torch.version
-    return {
-        "git_version": getattr(version, "git_version", None),
-        "cuda": getattr(version, "cuda", None),
-        "hip": getattr(version, "hip", None),
-        "debug": bool(getattr(version, "debug", False)),
-        "devices": [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
-        if torch.cuda.is_available() else [],
-    }
-
-
-def specs_commit() -> str | None:
-    """The git commit of the specs this run used ("+dirty" when the tree had changes), if known; in a
-    copy of the tree without .git (a lent GPU machine's), the one scripts/gpu-check passes down."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "specs", "claims", "torchclaims"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return os.environ.get("TORCHCLAIMS_SPECS_COMMIT") or None
-    return head + ("+dirty" if dirty else "")
-
-
-def json_report(summary: list[ClaimOutcome], claims: dict[str, Claim], argv: list[str]) -> dict:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        **environment(),
-        "commit": specs_commit(),
-        "argv": list(argv),
-        "claims": {
-            o.claim.id: {
-                "topic": o.claim.topic,
-                "verdict": o.claim.verdict,
-                "source": list(o.claim.source),
-                "source_named": o.claim.source_labels("en"),
-                "material": o.material,
-                "expected": o.expected,
-                "outcome": o.outcome,
-                "reason": o.reason,
-                "tests": [{"id": t.nodeid, "as_written": t.as_written, "status": t.status,
-                           "result": t.result, "reason": t.reason}
-                          for t in sorted(o.tests, key=lambda t: t.nodeid)],
-            }
-            for o in summary
-        },
-    }
-
-
-REPORT_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "torchclaims claim report",
-    "type": "object",
-    "required": ["schema_version", "torch", "python", "platform", "cuda", "device", "claims"],
-    "properties": {
-        "schema_version": {"enum": list(READABLE_SCHEMAS)},
-        "torch": {"type": "string"},
-        "torchvision": {"type": ["string", "null"]},
-        "python": {"type": "string"},
-        "platform": {"type": "string"},
-        "machine": {"type": "string"},
-        "cuda": {"type": ["string", "null"]},
-        "device": {"type": "string"},
-        "accelerator": {"enum": ["cpu", "cuda", "rocm", "xpu", "mps"]},
-        "build": {
-            "type": "object",
-            "properties": {
-                "git_version": {"type": ["string", "null"]},
-                "cuda": {"type": ["string", "null"]},
-                "hip": {"type": ["string", "null"]},
-                "debug": {"type": "boolean"},
-                "devices": {"type": "array", "items": {"type": "string"}},
-            },
-        },
-        "argv": {"type": "array", "items": {"type": "string"}},
-        "interrupted": {"type": "boolean"},  # the run stopped early (Ctrl-C, -x): its claims are partial
-        "commit": {"type": ["string", "null"]},
-        # later runs of a few spec files merged in (``merge_report``): their claims' results come from them
-        "parts": {"type": "array", "items": {
-            "type": "object",
-            "required": ["commit", "argv", "claims"],
-            "properties": {
-                "commit": {"type": ["string", "null"]},
-                "argv": {"type": "array", "items": {"type": "string"}},
-                "claims": {"type": "array", "items": {"type": "string"}},
-            },
-            "additionalProperties": False,
-        }},
-        "claims": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "required": ["topic", "verdict", "material", "expected", "outcome", "tests"],
-                "properties": {
-                    "topic": {"type": "string"},
-                    "verdict": {"enum": ["confirmed", "refuted", "partly", "version-dependent",
-                                         "gpu-only", "not-checkable", "pending"]},
-                    "source": {"type": "array", "items": {"type": "string"}},
-                    "source_named": {"type": "string"},
-                    "material": {"enum": list(MATERIAL)},
-                    "expected": {"enum": ["right", "wrong", "partly", None]},
-                    "outcome": {"enum": list(OUTCOMES)},
-                    "reason": {"type": "string"},
-                    "tests": {"type": "array", "items": {
-                        "type": "object",
-                        "required": ["id", "as_written", "status", "result"],
-                        "properties": {
-                            "id": {"type": "string"},
-                            "as_written": {"type": "boolean"},
-                            "status": {"enum": list(_RANKS)},
-                            "result": {"enum": list(RESULTS)},
-                            "reason": {"type": "string"},
-                        },
-                        "additionalProperties": False,
-                    }},
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
-
-
-@functools.cache
-def _report_check():
-    """REPORT_SCHEMA compiled to Python by fastjsonschema: about 2 ms a report where jsonschema's
-    walk takes 250 ms (the reader and the matrix read all twenty of the claim history's); with the
-    exception class it raises, from the same import (a module imported again after sys.modules was
-    restored, as pytester's in-process runs do, would have a class of its own that never matches)."""
-    import fastjsonschema
-    return fastjsonschema.compile(REPORT_SCHEMA), fastjsonschema.JsonSchemaValueException
-
-
-def validate_report(data) -> None:
-    """Raise ValueError with one clear line if ``data`` is not a claim report.
-
-    The compiled check decides; jsonschema, only for a report it refuses, names the place."""
-    check, refusal = _report_check()
-    try:
-        check(data)
-        return
-    except refusal as exc:
-        refused = exc.message
-    try:
-        import jsonschema
-    except ModuleNotFoundError:
-        raise ValueError(f"not a torchclaims claim report ({refused})") from None
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(REPORT_SCHEMA).iter_errors(data))
-    if error is None:
-        raise ValueError(f"not a torchclaims claim report ({refused})")
-    where = "/".join(str(p) for p in error.absolute_path) or "top level"
-    raise ValueError(f"not a torchclaims claim report ({where}: {error.message})")
-
-
-# What must agree for two runs to be one release's column: the same torch build on the same device.
-SAME_RUN = ("torch", "cuda", "device")
-
-
-def merge_report(base: dict, part: dict) -> dict:
-    """``base`` with every claim that ``part`` ran (at least one spec result) taken from ``part``: a
-    later run of a few spec files on the same torch and device, such as the specs of claims added
-    after the release was measured. ``parts`` records each merged run's commit, argv and claims, so
-    that each claim's results still name the specs revision they came from (``commit_of``).
-    Raises ValueError (one line) for a report that is not one, an interrupted part, or another torch."""
-    validate_report(base)
-    validate_report(part)
-    if part.get("interrupted"):
-        raise ValueError("the part was interrupted: its claims are partial, nothing merged")
-    for key in SAME_RUN:
-        if base.get(key) != part.get(key):
-            raise ValueError(f"the part ran on {key} {part.get(key)!r}, the report on {base.get(key)!r}")
-    ran = sorted(cid for cid, entry in part["claims"].items() if entry["tests"])
-    merged = {**base, "claims": {**base["claims"], **{cid: part["claims"][cid] for cid in ran}}}
-    merged["parts"] = [*superseded(base.get("parts", []), set(ran)),
-                       {"commit": part.get("commit"), "argv": list(part.get("argv", [])), "claims": ran}]
-    return merged
-
-
-def superseded(parts: list[dict], ran: set[str]) -> list[dict]:
-    """The earlier parts less the claims a later run measured again: a part lists only the claims
-    whose results in the report are its own, and a part none of whose results are left goes."""
-    kept = [{**p, "claims": [cid for cid in p["claims"] if cid not in ran]} for p in parts]
-    return [p for p in kept if p["claims"]]
-
-
-def commit_of(report: dict, cid: str) -> str | None:
-    """The specs commit that measured claim ``cid`` in ``report``: the last merged part that ran it,
-    else the report's own."""
-    for part in reversed(report.get("parts", [])):
-        if cid in part["claims"]:
-            return part["commit"]
-    return report.get("commit")

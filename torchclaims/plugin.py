@@ -12,13 +12,12 @@ import sys
 
 import pytest
 
-from . import catalog, cli, learn, mutants, outcomes, scoreboard, strings
-from .bench.verdicts import committed_verdicts
+from . import catalog, cli, learn, mutants, outcomes, reports, scoreboard, strings
 from .expect import HEAVY_MARKERS, Options, SpecMarks, expectation
 from .files import write_whole
 from .impl import DEFAULT_ROOT, ENV_VAR, Impl, ImplError
 from .links import claim_marks
-from .state import CATALOG, IMPL, RESULTS
+from .state import CATALOG, IMPL
 
 PARTIAL_SUFFIX = ".partial"  # where an interrupted run's report goes: never over a complete one
 REPORT_NOTE = pytest.StashKey[tuple[str, str]]()  # (strings key, path) of the report written
@@ -37,6 +36,8 @@ MARKERS = {
     "property: a hypothesis property test",
     "benchmark: a measurement, not a check",
 }
+
+RESULTS = pytest.StashKey[outcomes.Results]()   # the linked specs' results of this run (this module's alone)
 
 
 def pytest_addoption(parser):
@@ -257,7 +258,7 @@ def ref(request):
 def pytest_report_header(config):
     import torch
     impl = config.stash[IMPL]
-    build = outcomes.build()
+    build = reports.torch_build()
     built = ", ".join(part for part in (
         f"git {build['git_version'][:10]}" if build["git_version"] and build["git_version"] != "Unknown" else "",
         f"built for CUDA {build['cuda']}" if build["cuda"] else "",
@@ -265,7 +266,7 @@ def pytest_report_header(config):
         "debug build" if build["debug"] else "") if part)
     lines = [
         f"torchclaims: torch {torch.__version__} ({built or 'CPU build'}) from {os.path.dirname(torch.__file__)}",
-        f"torchclaims: device {outcomes.accelerator()}"
+        f"torchclaims: device {reports.machine_accelerator()}"
         f"{' (' + ', '.join(build['devices']) + ')' if build['devices'] else ''}, "
         f"{len(config.stash[CATALOG])} claims, impl {'reference_impl' if impl.is_reference else impl.root}",
     ]
@@ -306,7 +307,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                           detail=config.getoption("--claims-detail"),
                           verbosity=config.getoption("verbose"),
                           selected=bool(config.getoption("--claim")),
-                          interrupted=config.stash.get(STOPPED, False))
+                          interrupted=config.stash.get(STOPPED, False),
+                          figure_verdicts=reports.figure_verdicts)
     # else: no claim-linked spec ran (e.g. only the tooling tests), or --learn shows its lesson
     note = config.stash.get(REPORT_NOTE, None)
     if note is not None:
@@ -322,8 +324,8 @@ def pytest_sessionfinish(session, exitstatus):
     path = config.getoption("--claims-report")
     if _is_worker(config) or not path or config.getoption("--collect-only"):
         return
-    summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS], verdicts=committed_verdicts)
-    report = outcomes.json_report(summary, config.stash[CATALOG], argv=sys.argv[1:])
+    summary = outcomes.summarize(config.stash[CATALOG], config.stash[RESULTS], verdicts=reports.figure_verdicts)
+    report = reports.json_report(summary, config.stash[CATALOG], argv=sys.argv[1:])
     report["interrupted"] = stopped
     target = pathlib.Path(path)
     key = "report_wrote"

@@ -23,7 +23,7 @@ import sys
 from . import anchors, catalog, documents, find, marks
 from .errors import Parser, UsageError
 from .files import page_file, page_template, write_whole
-from .measured import verdicts
+from .reports import verdicts
 from .strings import LANGS, cell_width, default_lang, fill, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
@@ -37,7 +37,7 @@ UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: stri
 PROGRESS_OVER_CHARS = 1_000_000  # read reports its progress on stderr for a document longer than this
 
 
-# ---------------------------------------------------------------- what the specs measured: measured.py
+# ---------------------------------------------------------------- what the specs measured: reports.verdicts
 
 def kind(measured: dict, cid: str) -> str:
     material = measured["claims"].get(cid, {}).get("material")
@@ -73,7 +73,7 @@ SCRIPT = page_file("reader.js")
 
 
 def torch_why(measured: dict) -> dict | None:
-    """Why the page judges by its torch (measured.verdicts: the installed one where the history has
+    """Why the page judges by its torch (reports.verdicts: the installed one where the history has
     it, else the newest measured, or the one asked for), for the line that names it."""
     if not measured.get("torch") or not measured.get("why"):
         return None

@@ -17,7 +17,6 @@ import io
 import re
 
 from . import catalog
-from .bench.verdicts import committed_verdicts
 from .catalog import Claim
 from .strings import default_lang, fill, table as strings, translate, wrap_spans
 
@@ -175,12 +174,12 @@ def _not_run(console, shown, t, lang) -> None:
         console.print(fill(t["skipped_more"], n=sum(n for _, n in rest), k=len(rest)))
 
 
-def _figures(console, shown, t, lang) -> None:
+def _figures(console, shown, t, lang, figure_verdicts) -> None:
     """The figure claims, which no spec scores: the committed benchmark report's verdict of each."""
     figures = [o.claim.id for o in shown if o.material == "measured"]
     if not figures:
         return
-    verdicts = committed_verdicts(figures, lang)
+    verdicts = figure_verdicts(figures, lang) if figure_verdicts else {}
     if not verdicts:
         _hang(console, "", fill(t["bench_figures_none"], n=len(figures)))
         return
@@ -245,8 +244,11 @@ def _loud(console, shown, t, lang, torch_version) -> None:
 
 
 def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=False, torch_version=None,
-           interrupted=False) -> None:
+           interrupted=False, figure_verdicts=None) -> None:
     """Write the scoreboard of ``summary`` (outcomes.ClaimOutcome per claim) to ``tr``.
+
+    ``figure_verdicts(ids, lang)``: the benchmark report's verdict of each figure claim
+    (``reports.figure_verdicts``, which the plugin passes: a view reads no report itself); None: none.
 
     ``selected``: a --claim run, so only the claims whose specs were selected are shown;
     ``interrupted``: the run stopped early (Ctrl-C, -x), which the scoreboard says first and last.
@@ -269,7 +271,7 @@ def render(tr, summary, claims, lang="en", detail=False, verbosity=0, selected=F
     _topic_table(console, shown, t, torch_version)
     _mistakes(console, shown, t)
     _not_run(console, shown, t, lang)
-    _figures(console, shown, t, lang)
+    _figures(console, shown, t, lang, figure_verdicts)
     _sources(console, shown, lang, t)
     _next_steps(console, shown, t, lang)
     _loud(console, shown, t, lang, torch_version)

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from . import outcomes
 from .catalog import Claim
 from .impl import Impl
 
 CATALOG = pytest.StashKey[dict[str, Claim]]()   # claim id -> Claim
 IMPL = pytest.StashKey[Impl]()                  # the implementation the specs check (the ref fixture)
-RESULTS = pytest.StashKey[outcomes.Results]()   # the linked specs' results of this run

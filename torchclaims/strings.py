@@ -279,3 +279,8 @@ for _lang in LANGS:
     STRINGS[_lang].update({"bench_" + key: value for key, value in _BENCH[_lang].items()})
 STRINGS["en"]["m:measured"] = STRINGS["en"]["state:measured"] = "measured by the benchmark report"
 STRINGS["zh"]["m:measured"] = STRINGS["zh"]["state:measured"] = "由基准测试报告测量"
+
+
+def state_word(state: str | None, lang: str = "en") -> str:
+    """Why a cell measured nothing, in words (not applicable, skipped...)."""
+    return text(lang, f"state:{state or 'none'}") if f"state:{state or 'none'}" in table(lang) else str(state)

@@ -230,7 +230,7 @@ EN = {
         "h:never": "never measured ({kinds})", "h:kind": "{n} {state}",
         "state:not-applicable": "not applicable", "state:not-measurable": "not measurable here", "state:skipped": "skipped",
         "state:broken": "broken spec", "state:contradiction": "contradiction", "state:none": "not in the report",
-        # ------------------------------------------------ matrix: the claim history (matrix.py)
+        # ------------------------------------------------ matrix: the claim history (history/, reports.py)
         "mx:title": "The claim history: what the material gets right on each torch release",
         "mx:page_title": "torchclaims: the claim history",
         "mx:runs": "{rows} claims over {n} torch runs ({devices}; {first} to {last}).",

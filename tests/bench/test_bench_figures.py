@@ -3,8 +3,9 @@ benchmark report alone, never by a spec; ``check`` refuses a spec linked to one.
 import io
 import textwrap
 
-from torchclaims import catalog, cli, lint, matrix, outcomes, scoreboard
+from torchclaims import catalog, cli, links, lint, outcomes, reports as claim_reports, scoreboard
 from torchclaims.bench import rows as bench_rows, verdicts
+from torchclaims.history import table as history_table
 
 from .helpers import planted_gpu_results
 
@@ -23,7 +24,7 @@ def _held_everywhere(ids) -> outcomes.Results:
 
 
 def test_the_nine_resnet50_figures_and_the_amp_figures_are_figure_claims():
-    figures = outcomes.figure_claims(catalog.load())
+    figures = links.figure_claims(catalog.load())
     assert set(RESNET) | {"numerics.amp-speedup-rtx3090", "numerics.amp-memory-rtx3090"} <= figures, sorted(figures)
     assert "tensors.empty-faster-than-zeros" not in figures, "a figure a CPU spec decides (pages, bytes) is no figure claim"
 
@@ -47,20 +48,20 @@ def test_a_claims_report_from_a_cuda_machine_shows_measured_in_the_matrix():
     verdict, never ✓."""
     claims = catalog.load()
     summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1")
-    report = {"schema_version": outcomes.SCHEMA_VERSION, "torch": "2.14.1+cu130", "python": "3.11.7", "platform": "p",
+    report = {"schema_version": claim_reports.SCHEMA_VERSION, "torch": "2.14.1+cu130", "python": "3.11.7", "platform": "p",
               "cuda": "13.0", "device": "NVIDIA H200", "accelerator": "cuda", "argv": ["--full"], "commit": None,
               "claims": {o.claim.id: {"topic": o.claim.topic, "verdict": o.claim.verdict, "material": "right",
                                       "expected": None, "outcome": "reproduced", "reason": "",
                                       "tests": [{"id": t.nodeid, "as_written": False, "status": "passed",
                                                  "result": "held", "reason": ""} for t in o.tests]}
                          for o in summary if o.claim.id in RESNET}}
-    matrix.rederive(report, claims, links={})        # {}: keep every result, as a report of that tree would
-    data = matrix.build([report])
+    claim_reports.rederive(report, claims, links={})        # {}: keep every result, as a report of that tree would
+    data = claim_reports.history_data([report])
     for row in data["rows"]:
         assert row["cells"][0]["material"] == "measured", row
         assert row["history"].startswith("measured by the benchmark report"), row["history"]
         assert row["history_zh"].startswith("由基准测试报告测量"), row["history_zh"]
-    text = matrix.render_markdown([report], data, claims)
+    text = history_table.render_markdown([report], data, claims)
     assert "| ▣ |" in text and "| ✓ |" not in text
 
 
@@ -99,15 +100,14 @@ def test_the_scoreboard_shows_figure_claims_as_measured_by_the_report_with_its_v
     claims = catalog.load()
     summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1")
     tr = _Terminal()
-    scoreboard.render(tr, summary, claims, verbosity=1, torch_version="2.14.1")
+    scoreboard.render(tr, summary, claims, verbosity=1, torch_version="2.14.1", figure_verdicts=claim_reports.figure_verdicts)
     out = tr.out.getvalue()
     line = next(line for line in out.splitlines() if "compile.resnet50-eager-memory" in line)
     assert "measured by the benchmark report" in line and "✓" not in line, line
     assert "none has a verdict from comparable hardware yet" in out      # the committed results are a CPU run's
     planted = {"compile.resnet50-compile-default-throughput": "weaker (planted reason)"}
-    monkeypatch.setattr(scoreboard, "committed_verdicts", lambda ids, lang: planted)
     tr = _Terminal()
-    scoreboard.render(tr, summary, claims, torch_version="2.14.1")
+    scoreboard.render(tr, summary, claims, torch_version="2.14.1", figure_verdicts=lambda ids, lang: planted)
     out = tr.out.getvalue()
     assert "(1 with a verdict of" in out and "compile.resnet50-compile-default-throughput  weaker (planted reason)" in out
 
@@ -172,21 +172,21 @@ def test_figure_claims_need_a_benchmark_not_a_truth_spec():
 
 
 def test_the_claims_report_records_a_figure_claim_as_measured_by_the_benchmark_report(monkeypatch):
-    monkeypatch.setattr(outcomes, "environment", lambda: {   # FIXTURE: a CUDA machine's, without asking it
+    monkeypatch.setattr(claim_reports, "environment", lambda: {   # FIXTURE: a CUDA machine's, without asking it
         "torch": "2.14.1+cu130", "torchvision": None, "python": "3.11.7", "platform": "p", "machine": "x86_64",
         "cuda": "13.0", "device": "NVIDIA H200", "accelerator": "cuda"})
-    monkeypatch.setattr(outcomes, "specs_commit", lambda: None)
+    monkeypatch.setattr(claim_reports, "specs_commit", lambda: None)
     claims = catalog.load()
     summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1")
-    report = outcomes.json_report(summary, claims, argv=["specs/", "--full"])
-    outcomes.validate_report(report)
+    report = claim_reports.json_report(summary, claims, argv=["specs/", "--full"])
+    claim_reports.validate_report(report)
     for cid in RESNET:
         entry = report["claims"][cid]
         assert (entry["material"], entry["outcome"]) == ("measured", "skipped"), entry
         assert entry["reason"].startswith("measured by the benchmark report"), entry["reason"]
     planted = {"compile.resnet50-compile-default-throughput": "weaker (planted reason)"}
     summary = outcomes.summarize(claims, _held_everywhere(RESNET), "2.14.1", verdicts=lambda ids: planted)
-    report = outcomes.json_report(summary, claims, argv=[])
+    report = claim_reports.json_report(summary, claims, argv=[])
     assert report["claims"]["compile.resnet50-compile-default-throughput"]["reason"].endswith(": weaker (planted reason)")
     assert report["claims"]["compile.resnet50-eager-memory"]["material"] == "measured"
 

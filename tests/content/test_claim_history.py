@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from torchclaims import catalog, matrix, matrix_page
+from torchclaims import catalog, reports as claim_reports
+from torchclaims.history import page as history_page, table as history_table
 from torchclaims.versions import in_range, parse
 
 REPORTS = sorted(str(p) for p in (catalog.ROOT / "reports" / "claims").glob("torch-*.json"))
@@ -17,7 +18,7 @@ def history():
     if not REPORTS:
         pytest.fail("no committed claim reports in reports/claims/: run nox -s claims")
     claims = catalog.load()
-    return [matrix.rederive(r, claims) for r in matrix.load_reports(REPORTS)]
+    return [claim_reports.rederive(r, claims) for r in claim_reports.load_reports(REPORTS)]
 
 
 @pytest.mark.e2e  # runs git and nox
@@ -28,14 +29,14 @@ def test_the_history_covers_every_minor_release_from_1_13_to_2_15(history):
                     key=lambda v: tuple(map(int, v.split("."))))
     expected = ["1.13"] + [f"2.{n}" for n in range(16)]
     assert minors == expected, f"missing: {sorted(set(expected) - set(minors))}"
-    columns = [matrix.column_name(r) for r in history]
+    columns = [claim_reports.column_name(r) for r in history]
     assert len(columns) == len(set(columns)), f"two reports for one release and device: {columns}"
 
 
 def test_every_flip_names_the_first_patch_release_that_has_the_change(history):
     """A flip between two minor releases was placed by measuring the first patch (X.Y.0) of the
     later one: "since" is an X.Y.0, or a later patch whose minor's earlier patch was measured too."""
-    data = matrix.build(history)
+    data = claim_reports.history_data(history)
     assert data["flips"], "the history has flips"
     for flip in data["flips"]:
         since = parse(flip["since"].split()[0])
@@ -55,7 +56,7 @@ RUNNER = re.compile(r"CUDA|GPU|\bCPU\b|Python 3|weights_only|loader|stand in|ref
 
 def test_every_not_applicable_cell_names_what_that_release_lacks(history):
     """A test reads each n/a reason: the API it names appeared after that release."""
-    data = matrix.build(history)
+    data = claim_reports.history_data(history)
     cells = [(row["id"], column, cell["reason"]) for row in data["rows"]
              for column, cell in zip(data["versions"], row["cells"]) if cell["material"] == "not-applicable"]
     assert cells, "the history has not-applicable cells (torch.compile on 1.13.1)"
@@ -91,7 +92,7 @@ def test_no_committed_cell_is_broken_or_contradicts(history):
 
 
 def test_every_versions_range_agrees_with_the_measured_cells(history):
-    problems = matrix.versions_disagreements(catalog.load(), history)
+    problems = claim_reports.versions_disagreements(catalog.load(), history)
     assert not problems, "\n".join(problems)
 
 
@@ -100,7 +101,7 @@ def test_a_planted_wrong_range_is_caught(history):
     cid = "modules.whole-model-torch-load"
     assert claims[cid].versions == "<2.6"
     claims[cid] = dataclasses.replace(claims[cid], versions="<2.9")
-    problems = matrix.versions_disagreements(claims, history)
+    problems = claim_reports.versions_disagreements(claims, history)
     assert any(p.startswith(cid) and "holds on 2.6.0, measured wrong" in p for p in problems), problems
 
 
@@ -108,7 +109,7 @@ def test_a_flip_without_a_range_is_caught(history):
     claims = catalog.load()
     cid = "autograd.zero-grad-sets-none"
     claims[cid] = dataclasses.replace(claims[cid], versions=None)
-    problems = matrix.versions_disagreements(claims, history)
+    problems = claim_reports.versions_disagreements(claims, history)
     assert f"{cid}: flips to wrong on 2.0.0 but has no versions range" in problems, problems
 
 
@@ -132,19 +133,19 @@ def test_a_runner_limit_written_as_not_applicable_is_caught(history):
 @pytest.mark.e2e  # runs git and nox
 def test_the_committed_matrix_is_rendered_from_the_committed_reports(history, tmp_path):
     commits = {r["commit"].split("+")[0] for r in history if r.get("commit")}
-    if any(matrix._source_at(c, "noxfile.py") is None for c in commits):
+    if any(claim_reports._source_at(c, "noxfile.py") is None for c in commits):
         pytest.skip("the reports' commits are not in this clone (a shallow clone?), so which specs are newer than "
                     "a report cannot be told: git fetch --unshallow")
     claims = catalog.load()
-    data = matrix.build(history)
+    data = claim_reports.history_data(history)
     committed = (catalog.ROOT / "reports" / "matrix.md").read_text(encoding="utf-8")
-    assert committed == matrix.render_markdown(history, data, claims), (
+    assert committed == history_table.render_markdown(history, data, claims), (
         "reports/matrix.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json -o reports/matrix --force")
     for name, lang in (("matrix.html", "en"), ("matrix.zh-CN.html", "zh")):   # the pages, both languages inside
         page = (catalog.ROOT / "reports" / name).read_text(encoding="utf-8")
-        assert page == matrix_page.render_html(history, data, claims, lang), f"reports/{name} is stale"
+        assert page == history_page.render_html(history, data, claims, lang), f"reports/{name} is stale"
     committed_zh = (catalog.ROOT / "reports" / "matrix.zh-CN.md").read_text(encoding="utf-8")
-    assert committed_zh == matrix.render_markdown(history, data, claims, lang="zh"), (
+    assert committed_zh == history_table.render_markdown(history, data, claims, lang="zh"), (
         "reports/matrix.zh-CN.md is stale: run python -m torchclaims matrix reports/claims/torch-*.json --lang zh "
         "-o reports/matrix.zh-CN --force")
 
@@ -156,7 +157,7 @@ def _nox_releases() -> list[str]:
 
 
 def test_nox_the_workflow_and_the_committed_cpu_reports_name_the_same_releases(history):
-    cpu = sorted((r["torch"].split("+")[0] for r in history if matrix.accelerator(r) == "cpu"), key=parse)
+    cpu = sorted((r["torch"].split("+")[0] for r in history if claim_reports.accelerator_of(r) == "cpu"), key=parse)
     workflow = (catalog.ROOT / ".github" / "workflows" / "claims.yml").read_text(encoding="utf-8")
     listed = re.findall(r'"(\d+\.\d+\.\d+)"', re.search(r"torch: \[(.*?)\]", workflow, re.S).group(1))
     assert _nox_releases() == cpu == listed, (_nox_releases(), cpu, listed)

@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from torchclaims import anchors, catalog, documents, marks, measured
+from torchclaims import anchors, catalog, documents, marks, reports as claim_reports
 from torchclaims.find import finder
 
 NOTES = pathlib.Path(__file__).resolve().parent / "notes"
@@ -19,7 +19,7 @@ EXPECTED = tomllib.loads((NOTES / "zh_note_ten.toml").read_text(encoding="utf-8"
 @pytest.fixture(scope="module")
 def result():
     claims = catalog.load()
-    verdicts = measured.verdicts(None, None, None, claims, one_release=True)
+    verdicts = claim_reports.verdicts(None, None, None, claims, one_release=True)
     return marks.mark(documents.load(NOTE), claims, anchors.load(), verdicts, finder.Finder(claims))
 
 

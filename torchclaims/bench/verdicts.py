@@ -1,6 +1,6 @@
-"""The benchmark report's verdict on each figure claim, for the scoreboard and the matrix.
+"""The benchmark report's verdict on each figure claim, asked by reports.py (the scoreboard's and the history's).
 
-A figure claim (``outcomes.figure_claims``) is scored by no spec: its verdict is what the
+A figure claim (``links.figure_claims``) is scored by no spec: its verdict is what the
 benchmark report found for it in the committed results (``results.COMMITTED_RESULTS``), from
 rows measured on comparable hardware; rows for other hardware are context, not a verdict.
 """
@@ -10,8 +10,9 @@ import functools
 import pathlib
 import types
 
-from .. import catalog, outcomes
+from .. import catalog
 from ..errors import UsageError
+from ..links import FIGURE_VERDICT
 from .phrases import say
 from .results import committed_results, load_results
 from .rows import Row, build_rows
@@ -34,8 +35,8 @@ def figure_verdict(cid: str, figures, lang: str = "en") -> str:
 
 @functools.cache
 def _committed(root: str, ids: frozenset, lang: str) -> dict[str, str]:
-    # Figure claims are gpu-only by definition (outcomes.FIGURE_VERDICT): all context_reason asks of them.
-    claims = {cid: types.SimpleNamespace(id=cid, verdict=outcomes.FIGURE_VERDICT) for cid in ids}
+    # Figure claims are gpu-only by definition (links.FIGURE_VERDICT): all context_reason asks of them.
+    claims = {cid: types.SimpleNamespace(id=cid, verdict=FIGURE_VERDICT) for cid in ids}
     rows = []
     for path in committed_results(pathlib.Path(root)):
         try:

@@ -1,13 +1,14 @@
 """The claim history as one HTML page (``matrix -o PATH`` writes PATH.html beside PATH.md): the
 table of releases by claims, its summary, flips, legend and filters, in English and Chinese with
-a switch; offline, inline CSS and JS. The data is matrix.build()'s, the same the Markdown shows."""
+a switch; offline, inline CSS and JS. The data is reports.history_data()'s, the same the Markdown shows."""
 from __future__ import annotations
 
 import json
 
-from . import matrix
-from .files import page_file, page_template
-from .strings import LANGS, VERDICT_KEYS, table as strings_table, text, translate
+from ..files import page_file, page_template
+from ..outcomes import UNMEASURED
+from ..strings import LANGS, VERDICT_KEYS, state_word, table as strings_table, text, translate
+from .table import SYMBOL, summary_lines
 
 HTML_STYLE = page_file("history.css")
 
@@ -31,7 +32,7 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None, lan
                       "source_zh": c.source_labels("zh", with_file=True)}
     payload = {"lang": lang, "versions": cols, "rows": data["rows"], "claims": texts,
                "text": {la: page_texts(la) for la in LANGS},
-               "symbols": {("" if k is None else k): v for k, v in matrix.SYMBOL.items()}}
+               "symbols": {("" if k is None else k): v for k, v in SYMBOL.items()}}
 
     def say(la, key, **fields):
         return text(la, "mx:" + key, **fields)
@@ -48,7 +49,7 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None, lan
     return page_template("history.html").render(
         lang=lang, langs=LANGS, page_title=say(lang, "page_title"), style=HTML_STYLE, script=HTML_SCRIPT,
         words=words, cols=cols,
-        summary={la: [line.lstrip("- ") for line in matrix.summary_lines(data, la)] for la in LANGS},
+        summary={la: [line.lstrip("- ") for line in summary_lines(data, la)] for la in LANGS},
         flips={la: {"head": say(la, "flips_n", n=len(data["flips"])), "none": say(la, "none"),
                     "items": [flip(f, la) for f in data["flips"]]} for la in LANGS},
         legend={la: say(la, "legend").replace("**", "") for la in LANGS},
@@ -56,7 +57,7 @@ def render_html(reports: list[dict], data: dict, claims: dict | None = None, lan
                 for t in sorted({row["topic"] for row in data["rows"]})],
         verdicts=[(v, {la: v if la == "en" else text(la, v) for la in LANGS})
                   for v in sorted({row["verdict"] for row in data["rows"]})],
-        states=[(k, {la: f"{matrix.state_word(k, la)} ({matrix.SYMBOL[k]})" for la in LANGS})
-                for k in matrix.UNMEASURED + ("broken",)],
+        states=[(k, {la: f"{state_word(k, la)} ({SYMBOL[k]})" for la in LANGS})
+                for k in UNMEASURED + ("broken",)],
         notes={la: [translate(la, r) for r in data["notes"]] for la in LANGS} if data["notes"] else None,
         data=json.dumps(payload, ensure_ascii=False).replace("</", "<\\/"))
