@@ -13,7 +13,7 @@ import shutil
 import opencc
 import pytest
 
-from torchclaims import anchors, anchors_cli, catalog, cli, segment
+from torchclaims import anchoring, anchors, catalog, commands, segment
 
 SEEDS = anchors.seeds_dir()
 needs_seeds = pytest.mark.skipif(not all((SEEDS / f).is_file() for f in catalog.SEED_FILES),
@@ -80,7 +80,7 @@ def test_a_planted_wrong_offset_fails_check(tmp_path, monkeypatch, capsys):
     path.write_text(source.replace(f"start = {start}\nend = {end}", f"start = {start + 3}\nend = {end + 3}", 1),
                     encoding="utf-8")
     monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(folder))
-    code = cli.main(["check", "--static"])
+    code = commands.main(["check", "--static"])
     out = capsys.readouterr().out
     assert code == 1, f"check exited {code} with an anchor of {cid} moved by 3 characters, but should fail:\n{out}"
     assert f"{cid}: anchor at {start + 3}-{end + 3} of {DOC3} no longer matches" in out, out
@@ -165,7 +165,7 @@ def test_anchors_set_refuses_a_span_that_cuts_a_sentence(tmp_path, monkeypatch, 
     before = (folder / "anchors" / (DOC4[:-4] + ".toml")).read_text(encoding="utf-8")
     argv = ["anchors", "set", a.claim, "--doc", DOC4, "--section", a.section,
             "--start", str(a.start + 5), "--end", str(a.end)]
-    assert cli.main(argv) == 2
+    assert commands.main(argv) == 2
     err = capsys.readouterr().err
     assert "starts inside a sentence" in err and err.count("\n") == 1, err
     assert (folder / "anchors" / (DOC4[:-4] + ".toml")).read_text(encoding="utf-8") == before
@@ -207,7 +207,7 @@ def test_the_helper_proposes_whole_sentences_only(claims, found):
         text = _text(document)
         units, heads = segment.Sentences(text), anchors.sections(text)
         for cid in sorted({a.claim for a in found.by_document(document)}):
-            for _, s, e, _ in anchors_cli.candidates(claims[cid], document, text, heads=heads)[:3]:
+            for _, s, e, _ in anchoring.candidates(claims[cid], document, text, heads=heads)[:3]:
                 cut += [f"{cid} in {document}: {p}" for p in units.inside(s, e)]
     assert cut == [], "\n".join(cut[:10])
 
@@ -358,7 +358,7 @@ def test_one_half_of_a_duplicated_document_places_all_its_anchors(found):
 ])
 def test_the_anchors_command_answers_a_mistake_with_one_line(argv, fragment, capsys):
     """Material: none (tooling).  True: each mistake is one line on stderr and exit status 2."""
-    assert cli.main(argv) == 2, argv
+    assert commands.main(argv) == 2, argv
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
 
@@ -423,7 +423,7 @@ def test_a_document_that_does_not_make_a_claim_is_recorded_with_its_reason(tmp_p
     monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(folder))
     a = next(a for a in anchors.load(folder / "anchors").by_document(DOC4) if a.section == "6")
     argv = ["anchors", "skip", a.claim, "--doc", DOC4, "--section", "6", "--reason", "not made there"]
-    assert cli.main(argv) == 0
+    assert commands.main(argv) == 0
     found = anchors.load(folder / "anchors")
     assert (a.claim, "6") not in {(x.claim, x.section) for x in found.by_document(DOC4)}
     assert any(u.claim == a.claim and u.section == "6" and u.reason == "not made there" for u in found.unanchored)
@@ -440,7 +440,7 @@ def test_a_document_that_does_not_make_a_claim_is_recorded_with_its_reason(tmp_p
     assert f"{DOC4} §6" not in claims[a.claim].source
     assert [p for p in anchors.problems(claims, directory=folder / "anchors") if a.claim in p] == []
     capsys.readouterr()
-    assert cli.main(["anchors", "drop", a.claim, "--doc", DOC4, "--section", "6"]) == 2
+    assert commands.main(["anchors", "drop", a.claim, "--doc", DOC4, "--section", "6"]) == 2
     err = capsys.readouterr().err
     assert "no anchor" in err and err.count("\n") == 1, err
 

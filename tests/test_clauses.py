@@ -100,7 +100,7 @@ def test_the_catalog_loader_refuses_a_malformed_clause():
 
 def test_check_reports_a_planted_clause_violation(tmp_path, monkeypatch, capsys):
     """End to end: a catalog whose model entry loses its last clause fails `check --static`."""
-    from torchclaims import cli
+    from torchclaims import commands
     folder = tmp_path / "claims"
     folder.mkdir()
     for path in (ROOT / "claims").glob("*.toml"):
@@ -111,7 +111,7 @@ def test_check_reports_a_planted_clause_violation(tmp_path, monkeypatch, capsys)
     end = text.index("\n\n", start)
     (folder / "tensors.toml").write_text(text[:start] + text[end + 2:], encoding="utf-8")
     monkeypatch.setenv("TORCHCLAIMS_CLAIMS_DIR", str(folder))
-    assert cli.main(["check", "--static"]) == 1
+    assert commands.main(["check", "--static"]) == 1
     out = capsys.readouterr().out
     assert f"truth-clause-uncovered: {MODEL}: its truth says 'requires_grad grad_fn" in out
 
@@ -122,9 +122,9 @@ def test_the_catalog_has_no_clause_problem(claims):
 
 
 def test_show_lists_the_clauses_with_their_evidence(capsys, monkeypatch):
-    from torchclaims import cli
+    from torchclaims import commands
     monkeypatch.setenv("COLUMNS", "200")   # a spec's long name on one line
-    assert cli.main(["show", MODEL, "--lang", "en"]) == 0
+    assert commands.main(["show", MODEL, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "[storage-shared]: several tensors can share one storage" in out
     assert f"asserted by: {SPEC}" in out

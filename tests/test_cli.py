@@ -139,7 +139,7 @@ def test_a_broken_catalog_is_one_clear_line_and_exit_status_2(tmp_path, monkeypa
 
 
 def test_link_problems_name_claims_without_truth_or_as_written_specs(claims_dir):
-    from torchclaims.cli import link_problems
+    from torchclaims.catalog_view import link_problems
     claims = catalog.load(claims_dir)
     problems = link_problems(claims, {"tensors.wrong": [("t::as_written", True)]})
     assert problems == ["tensors.right (confirmed): no truth spec", "tensors.wrong (refuted): no truth spec"]
@@ -169,7 +169,7 @@ def test_outside_the_venv_one_line_names_the_venv_to_activate(lang, fragment):
     """python3 -m torchclaims where a dependency is missing (opencc blocked here): one line, exit 2."""
     import subprocess
     import sys
-    code = ("import sys, runpy; sys.modules['opencc'] = None; sys.argv = ['torchclaims', '--version']; "
+    code = ("import sys, runpy; sys.modules['opencc'] = None; sys.argv = ['torchclaims', 'claims']; "
             "runpy.run_module('torchclaims', run_name='__main__')")
     env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": ""}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=catalog.ROOT)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from torchclaims import cli
+from torchclaims import commands
 from torchclaims.errors import Parser
 from torchclaims.strings_help_zh import HELP
 
@@ -28,7 +28,7 @@ def _pages() -> dict[str, str]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             try:
-                cli.main([command, "--help"] if command else ["--help"])
+                commands.main([command, "--help"] if command else ["--help"])
             except SystemExit:
                 pass
     every = list(Parser.built[before:])
@@ -93,7 +93,7 @@ def test_english_help_stays_english(monkeypatch, capsys):
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LANGUAGE", raising=False)
     with pytest.raises(SystemExit):
-        cli.main(["read", "--help"])
+        commands.main(["read", "--help"])
     out = capsys.readouterr().out
     assert out.startswith("usage: python -m torchclaims read") and "show this help message and exit" in out
 
@@ -104,7 +104,7 @@ def test_lang_zh_on_the_command_line_asks_for_chinese_help(monkeypatch, capsys):
     monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.setattr("sys.argv", ["torchclaims", "read", "--lang", "zh", "--help"])
     with pytest.raises(SystemExit):
-        cli.main(["read", "--lang", "zh", "--help"])
+        commands.main(["read", "--lang", "zh", "--help"])
     assert capsys.readouterr().out.startswith("用法：python -m torchclaims read")
 
 

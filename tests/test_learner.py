@@ -11,7 +11,7 @@ import types
 import pytest
 from rich.cells import cell_len
 
-from torchclaims import catalog, cli, forked, outcomes, scoreboard, strings, workbook
+from torchclaims import catalog, catalog_view, forked, outcomes, scoreboard, strings, workbook
 
 from .test_plugin import CATALOG, SPECS, run
 
@@ -188,7 +188,7 @@ def test_a_report_path_that_is_a_folder_is_refused_before_the_run(scratch):
 ])
 def test_check_report_path(tmp_path, monkeypatch, path, fragment):
     monkeypatch.chdir(tmp_path)
-    problem = cli.check_report_path(path)
+    problem = catalog_view.check_report_path(path)
     assert problem is None if fragment is None else fragment in problem, problem
 
 

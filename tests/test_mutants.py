@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from torchclaims import catalog, forked, mutants, mutants_cli
+from torchclaims import catalog, forked, mutants, mutants_run
 from torchclaims.links import spec_links
 
 pytestmark = pytest.mark.e2e  # runs the mutants command and its probe in pytest subprocesses
@@ -121,7 +121,7 @@ def test_coverage_narrows_to_a_topic_and_is_complete_when_every_claim_has_a_faul
 def test_spec_files_of_a_fault_are_only_those_linking_its_claims(project):
     links = spec_links(project / "specs")
     fault = mutants.Fault("f", ("tensors.by-module-mark",), lambda: None, "", "tensors")
-    assert mutants_cli._spec_files(fault, links) == ["specs/test_tensors_module.py"]
+    assert mutants_run._spec_files(fault, links) == ["specs/test_tensors_module.py"]
 
 
 def test_the_probe_records_which_claims_went_red_and_stops_once_all_are(pytester, project, monkeypatch):
@@ -217,5 +217,5 @@ def test_each_fault_runs_under_cis_hypothesis_profile_unless_the_caller_chose_on
         monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
     monkeypatch.setattr(forked, "run", fake_run)
     fault = mutants.Fault("a_fault", ("tensors.faulted",), lambda: None, "", "tensors")
-    mutants_cli.run_one(fault, {}, timeout=5)
+    mutants_run.run_one(fault, {}, timeout=5)
     assert seen["HYPOTHESIS_PROFILE"] == expected

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, doclint, find, marks, reader
+from torchclaims import anchors, catalog, commands, doclint, find, marks, reader
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
 
@@ -34,7 +34,7 @@ def cued(monkeypatch):
 
 
 def run_json(capsys, *argv):
-    assert cli.main(["read", *argv, "--format", "json"]) == 0
+    assert commands.main(["read", *argv, "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -71,7 +71,7 @@ def test_a_gbk_copy_is_read_with_a_note_and_carries_its_text(tmp_path, capsys, c
     """Material: none (tooling).  True: a GBK file is decoded (one note on stderr) and the JSON carries the text."""
     path = tmp_path / "post.txt"
     path.write_bytes(POST.encode("gbk"))
-    assert cli.main(["read", str(path), "--format", "json"]) == 0
+    assert commands.main(["read", str(path), "--format", "json"]) == 0
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert "GBK" in out.err and data["text"] == POST and len(data["marks"]) == 3
@@ -97,7 +97,7 @@ def test_the_page_escapes_a_documents_markup(tmp_path, capsys, cued):
     path = tmp_path / "post.md"
     path.write_text(POST + "\n<script>alert('boom')</script>\n<img src=x onerror=alert(1)>\n", encoding="utf-8")
     out = tmp_path / "page.html"
-    assert cli.main(["read", str(path), "-o", str(out)]) == 0
+    assert commands.main(["read", str(path), "-o", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(&#39;boom&#39;)&lt;/script&gt;" in page and "<img src=x" not in page   # markupsafe's escapes
     assert "3 statements found" in capsys.readouterr().out
@@ -107,7 +107,7 @@ def test_o_names_the_page_file(tmp_path, cued):
     """Material: none (tooling).  True: -o FILE.html writes that file (not a folder of that name)."""
     path = tmp_path / "post.md"
     path.write_text(POST, encoding="utf-8")
-    assert cli.main(["read", str(path), "-o", str(tmp_path / "mine.html")]) == 0
+    assert commands.main(["read", str(path), "-o", str(tmp_path / "mine.html")]) == 0
     assert (tmp_path / "mine.html").is_file()
 
 
@@ -120,15 +120,15 @@ def test_lint_lines_and_exit_status(tmp_path, capsys, cued):
     bad.write_text(POST, encoding="utf-8")
     good = tmp_path / "good.md"
     good.write_text("detach() 返回的张量与原张量共享内存。\n", encoding="utf-8")
-    assert cli.main(["lint", str(tmp_path / "docs"), "--lang", "en"]) == 1
+    assert commands.main(["lint", str(tmp_path / "docs"), "--lang", "en"]) == 1
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines[0].startswith(f"{bad}:5:1: error: data.num-workers-not-more-better: the text denies that ")
     assert "; on torch " in lines[0] and len(lines) == 2
     assert "2 errors, 0 warnings, judged by torch" in err
-    assert cli.main(["lint", str(good), "--lang", "en"]) == 0
+    assert commands.main(["lint", str(good), "--lang", "en"]) == 0
     assert capsys.readouterr().out == ""
-    assert cli.main(["lint", str(good), "--notes", "--lang", "en"]) == 0
+    assert commands.main(["lint", str(good), "--notes", "--lang", "en"]) == 0
     assert capsys.readouterr().out.startswith(f"{good}:1:1: note: autograd.detach-shares-storage: the text says ")
 
 
@@ -138,9 +138,9 @@ def test_lint_fails_on_warnings_when_asked(tmp_path, capsys, cued, monkeypatch):
     monkeypatch.setattr(doclint, "ERROR_AT", 1.0)
     path = tmp_path / "bad.md"
     path.write_text(POST, encoding="utf-8")
-    assert cli.main(["lint", str(path), "--lang", "en"]) == 0
+    assert commands.main(["lint", str(path), "--lang", "en"]) == 0
     assert [line.split(": ")[1] for line in capsys.readouterr().out.splitlines()] == ["warning", "warning"]
-    assert cli.main(["lint", str(path), "--fail-on", "warning", "--lang", "en"]) == 1
+    assert commands.main(["lint", str(path), "--fail-on", "warning", "--lang", "en"]) == 1
 
 
 @pytest.mark.parametrize("verdict, confidence, sure, catalog_verdict, expected", [
@@ -161,7 +161,7 @@ def test_lint_sarif(tmp_path, capsys, cued):
     mark, its level the line's severity, and its region."""
     path = tmp_path / "bad.md"
     path.write_text(POST, encoding="utf-8")
-    assert cli.main(["lint", str(path), "--format", "sarif", "--notes"]) == 1
+    assert commands.main(["lint", str(path), "--format", "sarif", "--notes"]) == 1
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
     results = sarif["runs"][0]["results"]
@@ -186,7 +186,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, cued, argv, fragment
     (tmp_path / "d.md").write_text(POST, encoding="utf-8")
     names = {"NOPE": tmp_path / "nope", "PDF": tmp_path / "a.pdf", "EMPTYDIR": tmp_path / "empty",
              "EMPTY": tmp_path / "e.md", "DOC": tmp_path / "d.md", "PAGE": tmp_path / "p.html"}
-    assert cli.main([str(names.get(a, a)) for a in argv]) == 2
+    assert commands.main([str(names.get(a, a)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
 
@@ -196,7 +196,7 @@ def test_lint_goes_on_past_a_file_it_cannot_read(tmp_path, capsys, cued):
     after it are still checked, and the exit status is 2 at the end."""
     (tmp_path / "a_empty.md").write_bytes(b"")
     (tmp_path / "b_post.md").write_text(POST, encoding="utf-8")
-    assert cli.main(["lint", str(tmp_path), "--lang", "en"]) == 2
+    assert commands.main(["lint", str(tmp_path), "--lang", "en"]) == 2
     out, err = capsys.readouterr()
     assert "a_empty.md" in err and "is empty" in err
     assert "b_post.md:5:1: error: data.num-workers-not-more-better" in out
@@ -215,7 +215,7 @@ def test_a_seed_saved_in_another_encoding_places_every_anchored_claim(tmp_path, 
     utf8 = run_json(capsys, str(anchors.seeds_dir() / SEED))
     copy = tmp_path / SEED
     copy.write_bytes(original.encode(encoding))
-    assert cli.main(["read", str(copy), "--format", "json"]) == 0
+    assert commands.main(["read", str(copy), "--format", "json"]) == 0
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert "not UTF-8" in out.err or "UTF-16" in out.err
@@ -234,7 +234,7 @@ def test_a_large_document_shows_progress(tmp_path, capsys, cued, monkeypatch):
     path = tmp_path / "big.md"
     filler = "这一句只是普通的叙述，不涉及任何论断。\n" * (110_000 // 21)
     path.write_text(POST + "\n" + filler, encoding="utf-8")
-    assert cli.main(["read", str(path), "--format", "json"]) == 0
+    assert commands.main(["read", str(path), "--format", "json"]) == 0
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert data["chars"] > 100_000 and len(data["marks"]) == 3
@@ -246,9 +246,9 @@ def test_the_page_names_the_torch_it_judges_by_and_why(tmp_path, capsys, cued):
     come from and why that one (installed, newest measured, or asked for), as lint does."""
     path = tmp_path / "post.md"
     path.write_text(POST, encoding="utf-8")
-    assert cli.main(["read", str(path), "--text", "--lang", "en"]) == 0
+    assert commands.main(["read", str(path), "--text", "--lang", "en"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert "measured on torch " in first and any(why in first for why in (
         "the installed torch", "the newest measured", "the release asked for")), first
-    assert cli.main(["read", str(path), "--text", "--lang", "en", "--torch", "2.13"]) == 0
+    assert commands.main(["read", str(path), "--text", "--lang", "en", "--torch", "2.13"]) == 0
     assert "the release asked for" in capsys.readouterr().out.splitlines()[0]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from torchclaims import anchors, catalog, cli, reader, reports as claim_reports, strings
+from torchclaims import anchors, catalog, commands, reader, reports as claim_reports, strings
 
 pytestmark = pytest.mark.e2e  # read over the seed documents and the committed history (seconds each)
 
@@ -31,7 +31,7 @@ def _marked(page: str) -> set[str]:
 def test_read_writes_one_offline_page_with_every_anchored_claim_marked(tmp_path, capsys):
     """Material: 003 and its anchors.  True: the page marks every claim anchored in 003, has no
     network reference, and the summary line counts them."""
-    assert cli.main(["read", str(DOC3), "-o", str(tmp_path)]) == 0
+    assert commands.main(["read", str(DOC3), "-o", str(tmp_path)]) == 0
     page = (tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8")
     own = {a.claim for a in anchors.load().by_document(DOC3.name)}
     assert _marked(page) == own, f"marked {len(_marked(page))} claims, anchored {len(own)}"
@@ -60,7 +60,7 @@ def test_the_colour_follows_the_chosen_release_of_the_history(tmp_path):
     for version, material in ((versions[i], row["cells"][i]["material"]) for i in (before, flip)):
         if True:
             out = tmp_path / version
-            assert cli.main(["read", str(SEEDS / document), "-o", str(out), "--torch", version]) == 0
+            assert commands.main(["read", str(SEEDS / document), "-o", str(out), "--torch", version]) == 0
             data = _payload((out / (document[:-4] + ".html")).read_text(encoding="utf-8"))
             assert data["torch"] == version and data["claims"][cid]["kind"] == material, (
                 f"{cid} on {version}: {data['claims'][cid]['kind']}, measured {material}")
@@ -82,7 +82,7 @@ def test_a_report_gives_the_verdicts_of_its_one_release(tmp_path):
     """Material: one claims report.  True: --report colours each span by that report's measured
     verdict (here 2.14.1's), and the page has no release history."""
     report = HISTORY / "torch-2.14.1.json"
-    assert cli.main(["read", str(DOC3), "-o", str(tmp_path), "--report", str(report)]) == 0
+    assert commands.main(["read", str(DOC3), "-o", str(tmp_path), "--report", str(report)]) == 0
     data = _payload((tmp_path / "003_cc3cb04f54b5f923.html").read_text(encoding="utf-8"))
     # the report re-read with today's catalog, as every view reads it (a label changed since the run counts)
     measured = claim_reports.rederive(claim_reports.load_reports([str(report)])[0], catalog.load())["claims"]
@@ -102,7 +102,7 @@ def test_an_edited_copy_marks_what_it_can_and_lists_the_rest_by_claim(tmp_path, 
     start, end = anchors.section_range(text, "3.2")
     copy = tmp_path / "my-copy.txt"
     copy.write_text(re.sub("。", "。\n", text[:start] + text[end:]), encoding="utf-8")
-    assert cli.main(["read", str(copy), "-o", str(tmp_path / "out")]) == 0
+    assert commands.main(["read", str(copy), "-o", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     own = anchors.load().by_document(DOC3.name)
     gone = {a.claim for a in own if start <= a.start and a.end <= end}
@@ -117,7 +117,7 @@ def test_an_edited_copy_marks_what_it_can_and_lists_the_rest_by_claim(tmp_path, 
 def test_the_text_mode_puts_the_verdicts_in_the_margin(capsys):
     """Material: a reader without a browser.  True: --text prints the document's lines with a
     margin: ✗ on the lines of a wrong statement, with the claim's truth under it."""
-    assert cli.main(["read", str(DOC3), "--text", "--width", "90", "--report",
+    assert commands.main(["read", str(DOC3), "--text", "--width", "90", "--report",
                      str(HISTORY / "torch-2.14.1.json")]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
@@ -173,7 +173,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, fragment, tmp_path, capsys):
              "DOC": tmp_path / "doc.txt", "AFILE": tmp_path / "afile",
              "OUT": tmp_path / "out", "TAKEN": tmp_path / "taken", "R": tmp_path / "r.json", "H": tmp_path}
     argv = [str(names.get(a, a)) for a in argv]
-    assert cli.main(argv) == 2, argv
+    assert commands.main(argv) == 2, argv
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
     assert (tmp_path / "taken" / "doc.html").read_text(encoding="utf-8") == "<html>someone's page</html>"

@@ -32,10 +32,10 @@ import re
 import sys
 
 from . import anchors, catalog, documents, find, marks, reports
-from .errors import Parser, UsageError
+from .errors import UsageError
 from .files import write_whole
 from .find import evaluate
-from .strings import default_lang, text, translate, usage_line
+from .strings import text, translate, usage_line
 
 ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)
 SURE_AT = 0.8     # and how sure of its stance the finder must be (a flipped stance turns a right statement into an error)
@@ -110,24 +110,8 @@ def sarif(results: list[tuple[marks.Result, list[marks.Marked]]], claims: dict, 
                       "columnKind": "unicodeCodePoints", "results": out}]}
 
 
-def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m torchclaims lint", description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders of them")
-    parser.add_argument("--format", choices=("text", "sarif"), default="text")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    parser.add_argument("--min-confidence", type=float, default=find.SHOWN, metavar="X",
-                        help=f"the lowest confidence reported, 0 to 1 (default {find.SHOWN})")
-    parser.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
-    parser.add_argument("--history", metavar="DIR", help="verdicts from a folder of claims reports (default reports/claims/)")
-    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to judge by "
-                        "(default the installed one where the history has it, else the newest)")
-    parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
-                        help="language of the truths and messages (default: the locale's)")
-    parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
-                        help="the lowest severity that makes the exit status 1 (default error)")
-    parser.add_argument("--notes", action="store_true", help="also the right statements (level note)")
-    parser.add_argument("--labels", metavar="DIR", help="measure lint on a labelled set DIR (docs/ and labels.toml)")
-    args = parser.parse_args(argv)
+def lint(args) -> int:
+    """``lint``: the options are commands/lint.py's (``args`` holds them)."""
     if args.labels:
         return score_labels(pathlib.Path(args.labels), args)
     if not 0 <= args.min_confidence <= 1:
@@ -214,6 +198,3 @@ def score_labels(folder: pathlib.Path, args) -> int:
           f"statements caught ({len(caught) / len(wrong_labels) if wrong_labels else 0:.3f})")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

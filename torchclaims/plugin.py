@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from . import catalog, cli, learn, mutants, outcomes, reports, scoreboard, strings
+from . import catalog, catalog_view, learn, mutants, outcomes, reports, scoreboard, strings
 from .expect import HEAVY_MARKERS, Options, SpecMarks, expectation
 from .files import write_whole
 from .impl import DEFAULT_ROOT, ENV_VAR, Impl, ImplError
@@ -67,7 +67,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     for line in MARKERS:
         config.addinivalue_line("markers", line)
-    if problem := cli.check_report_path(config.getoption("--claims-report"), config.getoption("--lang")):
+    if problem := catalog_view.check_report_path(config.getoption("--claims-report"), config.getoption("--lang")):
         raise pytest.UsageError(problem)  # before the run, not after it
     try:
         config.stash[CATALOG] = catalog.load()
@@ -87,7 +87,7 @@ def pytest_configure(config):
     claims = config.stash[CATALOG]
     for name in config.getoption("--claim"):  # before collection, which takes many seconds
         if name not in claims and name not in catalog.topics(claims):
-            raise pytest.UsageError(cli.claim_option_message(name, claims, config.getoption("--lang")))
+            raise pytest.UsageError(catalog_view.claim_option_message(name, claims, config.getoption("--lang")))
     config.stash[RESULTS] = outcomes.Results()
     if config.getoption("--learn"):
         config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")

@@ -21,10 +21,10 @@ import shutil
 import sys
 
 from . import anchors, catalog, documents, find, marks
-from .errors import Parser, UsageError
+from .errors import UsageError
 from .files import page_file, page_template, write_whole
 from .reports import verdicts
-from .strings import LANGS, cell_width, default_lang, fill, section, text, translate, wrap, wrap_spans
+from .strings import LANGS, cell_width, fill, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
 DEFAULT_OUT = pathlib.Path("build") / "reader"   # /build/ is ignored by git: never a committed file
@@ -232,29 +232,8 @@ def _output(path: str | None, fmt: str, name: str) -> tuple[pathlib.Path, str]:
     return target, pathlib.Path(name).stem + suffix
 
 
-def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m torchclaims read", description=__doc__.splitlines()[0])
-    parser.add_argument("document", metavar="DOCUMENT",
-                        help="any tutorial (.txt .md .rst .ipynb .html), or one of ../shared/seeds/NNN_hash.txt")
-    parser.add_argument("-o", "--output", metavar="PATH",
-                        help=f"the page's file (FILE.html) or folder (default {DEFAULT_OUT}/); with --format json a "
-                             "FILE.json (default: standard output)")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--report", metavar="REPORT.json", help="verdicts from one claims report")
-    source.add_argument("--history", metavar="DIR", help="verdicts and release history from a folder of claims "
-                                                          "reports (default reports/claims/)")
-    parser.add_argument("--torch", metavar="VERSION", help="with --history: the release to colour by "
-                        "(default the installed one where the history has it, else the newest)")
-    parser.add_argument("--format", choices=("html", "text", "json"), help="the page (default), the document for a "
-                        "terminal with the verdicts in the margin, or the marks as JSON")
-    parser.add_argument("--text", action="store_true", help="the same as --format text")
-    parser.add_argument("--all", action="store_true", help="also the finder's low-confidence marks and mere mentions")
-    parser.add_argument("--no-anchors", action="store_true",
-                        help="one of the four documents marked by the finder alone, its anchors set aside")
-    parser.add_argument("--lang", choices=("en", "zh"), default=default_lang(),
-                        help="language of what the project wrote (default: the locale's)")
-    parser.add_argument("--width", type=int, help="--text: line width (default the terminal's)")
-    args = parser.parse_args(argv)
+def read(args) -> int:
+    """``read``: the options are commands/read.py's (``args`` holds them)."""
     fmt = "text" if args.text else args.format or "html"
     if args.text and args.format not in (None, "text"):
         raise UsageError(text("en", "read:text_format", fmt=args.format))

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from torchclaims.bench import across, command, statistics as st
+from torchclaims import commands
+from torchclaims.bench import across, statistics as st
 from torchclaims.errors import UsageError
 
 from .helpers import release
@@ -27,6 +28,6 @@ def test_across_releases_refuses_one_release_twice_and_a_single_file(tmp_path):
                          claims={})
     one = tmp_path / "one.json"
     one.write_text(json.dumps(release("2.1.2", 1.2)), encoding="utf-8")
-    assert command.main(["--across", str(one), "-o", str(tmp_path)]) == 2
-    assert command.main([str(one), str(one)]) == 2
+    assert commands.main(["bench-report", "--across", str(one), "-o", str(tmp_path)]) == 2
+    assert commands.main(["bench-report", str(one), str(one)]) == 2
 

@@ -1,7 +1,7 @@
 """The committed benchmark reports: rendered from the committed results, and the one source of the figures truths quote."""
 import pytest
 
-from torchclaims import catalog, links
+from torchclaims import catalog, commands, links
 from torchclaims.bench import command, markdown, quotes, results as bench_results
 
 from .helpers import committed_rows
@@ -55,7 +55,7 @@ def test_the_committed_report_is_what_the_command_makes_of_the_committed_results
         return True
 
     monkeypatch.setattr(command, "render_chart", chart)
-    assert command.main([str(BENCH / "cpu.json"), "-o", str(tmp_path), "--lang", lang]) == 0
+    assert commands.main(["bench-report", str(BENCH / "cpu.json"), "-o", str(tmp_path), "--lang", lang]) == 0
     name = markdown.REPORT_NAMES[lang]
     fresh = (tmp_path / name).read_text(encoding="utf-8")
     committed = (BENCH / name).read_text(encoding="utf-8")
@@ -70,7 +70,7 @@ def test_the_committed_across_releases_table_is_what_the_command_makes_of_the_re
     -o reports/bench."""
     releases = sorted(str(p) for p in (BENCH / "releases").glob("*.json"))
     assert len(releases) >= 2
-    assert command.main(["--across", *releases, "-o", str(tmp_path)]) == 0
+    assert commands.main(["bench-report", "--across", *releases, "-o", str(tmp_path)]) == 0
     assert (tmp_path / "across.md").read_bytes() == (BENCH / "across.md").read_bytes(), (
         "reports/bench/across.md is stale: python -m torchclaims bench-report --across reports/bench/releases/*.json "
         "-o reports/bench")
@@ -85,7 +85,7 @@ def test_the_chart_and_the_report_read_the_rows_built_once(tmp_path, monkeypatch
     monkeypatch.setattr(command, "render_markdown",
                         lambda *a, **k: written.append(k["rows"]) or real_render(*a, **k))
     monkeypatch.setattr(markdown, "build_rows", lambda *a, **k: pytest.fail("a second build of the rows"))
-    assert command.main([str(BENCH / "cpu.json"), "-o", str(tmp_path), "--lang", "en"]) == 0
+    assert commands.main(["bench-report", str(BENCH / "cpu.json"), "-o", str(tmp_path), "--lang", "en"]) == 0
     assert len(built) == 1 and drawn[0] is built[0] and written[0] is built[0]
 
 

@@ -3,7 +3,7 @@ benchmark report alone, never by a spec; ``check`` refuses a spec linked to one.
 import io
 import textwrap
 
-from torchclaims import catalog, cli, links, lint, outcomes, reports as claim_reports, scoreboard
+from torchclaims import catalog, catalog_view, links, lint, outcomes, reports as claim_reports, scoreboard
 from torchclaims.bench import rows as bench_rows, verdicts
 from torchclaims.history import table as history_table
 
@@ -162,13 +162,13 @@ def test_check_refuses_the_old_resnet50_links(tmp_path):
 
 def test_figure_claims_need_a_benchmark_not_a_truth_spec():
     claims = catalog.load()
-    problems = cli.link_problems(claims, cli.spec_links())
+    problems = catalog_view.link_problems(claims, catalog_view.spec_links())
     assert not [p for p in problems if p.split()[0] in RESNET], problems
     without = {cid: c for cid, c in claims.items() if cid in RESNET}
-    assert cli.link_problems(without, {}) == [], "a figure claim is measured by its benchmark, it needs no spec"
+    assert catalog_view.link_problems(without, {}) == [], "a figure claim is measured by its benchmark, it needs no spec"
     # planted: the same claims without a benchmark are ordinary gpu-only claims, which need a truth spec
     bare = {cid: catalog.Claim(**{**c.__dict__, "id": cid.replace("resnet50", "planted")}) for cid, c in without.items()}
-    assert len(cli.link_problems({c.id: c for c in bare.values()}, {})) == 9
+    assert len(catalog_view.link_problems({c.id: c for c in bare.values()}, {})) == 9
 
 
 def test_the_claims_report_records_a_figure_claim_as_measured_by_the_benchmark_report(monkeypatch):

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from torchclaims import strings
+from torchclaims import commands, strings
 from torchclaims.bench import command, markdown, phrases, results as bench_results, rows as bench_rows, rule
 from torchclaims.bench.recorded_zh import RECORDED
 
@@ -75,10 +75,10 @@ def test_the_locale_chooses_the_chinese_report_and_its_own_file(tmp_path, monkey
                       encoding="utf-8")
     monkeypatch.setattr(command, "render_chart", lambda rows, path, version, lang="en": False)
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
-    assert command.main([str(source), "-o", str(tmp_path / "out")]) == 0
+    assert commands.main(["bench-report", str(source), "-o", str(tmp_path / "out")]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.zh-CN.md"]
     assert (tmp_path / "out" / "report.zh-CN.md").read_text(encoding="utf-8").startswith("# 基准测试报告")
-    assert command.main([str(source), "-o", str(tmp_path / "out"), "--lang", "en"]) == 0
+    assert commands.main(["bench-report", str(source), "-o", str(tmp_path / "out"), "--lang", "en"]) == 0
     assert (tmp_path / "out" / "report.md").read_text(encoding="utf-8").startswith("# Benchmark report")
 
 

@@ -5,14 +5,14 @@ Reads the JSON that ``pytest benchmarks/ --benchmark-json RESULTS.json`` writes 
 ``DIR/report.png``, from rows built once. ``--across FILE...`` compares the results files of
 several torch releases in ``DIR/across.md``. Without ``-o`` the results file's folder is used,
 where an existing report is never replaced. Bad input is one line and exit status 2.
+The options are torchclaims/commands/bench_report.py's.
 """
 from __future__ import annotations
 
 import pathlib
-import sys
 
 from .. import files
-from ..errors import Parser, UsageError
+from ..errors import UsageError
 from ..strings import default_lang, os_reason, text
 from .across import render_across
 from .chart import render_chart
@@ -21,22 +21,6 @@ from .results import catalog_or_empty, load_results, torch_info
 from .rows import build_rows
 
 CHARTS = {"en": "report.png", "zh": "report.zh-CN.png"}   # the chart in the report's language
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog="python -m torchclaims bench-report",
-                    description="Render a pytest-benchmark JSON file as a Markdown report and a PNG chart.")
-    parser.add_argument("results", nargs="+", help="the file written by pytest benchmarks/ --benchmark-json FILE "
-                        "(with --across: one such file per torch release)")
-    parser.add_argument("-o", "--output", metavar="DIR",
-                        help="folder for the report and report.png (default: the results file's folder, "
-                             "where an existing report is replaced only when -o names it)")
-    parser.add_argument("--across", action="store_true",
-                        help="compare results files of several torch releases: writes DIR/across.md")
-    parser.add_argument("--lang", choices=tuple(REPORT_NAMES), default=default_lang(),
-                        help="language of the report (default: the locale's): en writes report.md, "
-                             "zh report.zh-CN.md")
-    return parser
 
 
 def write_whole(path: pathlib.Path, text: str) -> None:
@@ -90,24 +74,3 @@ def across(args) -> str:
     out_dir = _out_dir(args, pathlib.Path(args.results[0]))
     write_whole(out_dir / "across.md", render_across(sources))
     return text(args.lang, "wrote_report", path=out_dir / "across.md")
-
-
-def main(argv: list[str]) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-    except UsageError as exc:      # the parser's one line, already naming the command
-        print(exc, file=sys.stderr)
-        return 2
-    except SystemExit as exc:      # --help
-        return exc.code or 0
-    try:
-        done = across(args) if args.across else report(args)
-    except UsageError as exc:
-        print(f"bench-report: {exc}", file=sys.stderr)
-        return 2
-    print(done)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -44,7 +44,7 @@ import tempfile
 import tomllib
 
 from .. import anchors, catalog, documents
-from ..errors import Parser, UsageError
+from ..errors import UsageError
 from ..files import write_whole
 from ..segment import Sentences
 from . import finder
@@ -354,18 +354,8 @@ def report(title: str, score: Score) -> str:
     return line
 
 
-def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m torchclaims finder-eval", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", metavar="DIR", help=f"a labelled set (default {DEFAULT_SET.relative_to(catalog.ROOT)}/)")
-    parser.add_argument("--seeds", action="store_true", help="also: the four documents, anchors set aside")
-    parser.add_argument("--threshold", type=float, default=finder.SHOWN, help=f"confidence shown (default {finder.SHOWN})")
-    parser.add_argument("--errors", action="store_true", help="list every wrong mark, miss and wrong stance")
-    parser.add_argument("--claim", metavar="ID", action="append", help="explain one claim: cues, anchors, marks in the four documents")
-    parser.add_argument("--stages", action="store_true", help="where each labelled passage of the set is lost: the first stage that lost it")
-    parser.add_argument("--speed", action="store_true", help="the finder's benchmark: read and lint of 100 KB, 1 MB, 10 MB")
-    parser.add_argument("--examples", action="store_true", help="the sentence cases: every claim's examples and the plain statements")
-    parser.add_argument("--misses", metavar="FILE", help="with --examples: write the cases that fail to FILE (TOML)")
-    args = parser.parse_args(argv)
+def evaluate(args) -> int:
+    """``finder-eval``: the options are torchclaims/commands/finder_eval.py's (``args`` holds them)."""
     if args.speed:
         for line in speed():
             print(line, flush=True)
@@ -414,6 +404,3 @@ def main(argv: list[str]) -> int:
                 print(f"  stance      {name}:{m.start} {m.claim} {m.stance} (label {want}) {passage[:90]!r} [{m.why}]")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

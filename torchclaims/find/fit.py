@@ -17,10 +17,8 @@ import datetime
 import hashlib
 import json
 import pathlib
-import sys
 
 from .. import anchors, catalog, files
-from ..errors import Parser
 from . import decide, evaluate, features, finder, similar
 from .normal import normal
 
@@ -176,21 +174,15 @@ def fit(claims: dict, seeds: bool = True) -> dict:
     }
 
 
-def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m torchclaims finder-fit", description=__doc__.splitlines()[0])
-    parser.add_argument("-o", metavar="FILE", default=str(decide.WEIGHTS), help="where the weights go (default: the package's)")
-    parser.add_argument("--no-seeds", action="store_true", help="fit without the four documents (a clone without them)")
-    args = parser.parse_args(argv)
+def fit_command(args) -> int:
+    """``finder-fit``: the options are torchclaims/commands/finder_fit.py's (``args`` holds them)."""
     claims = catalog.load_for_command()
     weights = fit(claims, seeds=not args.no_seeds)
-    files.write_whole(pathlib.Path(args.o), json.dumps(weights, indent=1, ensure_ascii=False) + "\n")
+    files.write_whole(pathlib.Path(args.output), json.dumps(weights, indent=1, ensure_ascii=False) + "\n")
     rel = weights["fitted"]["reliability"]
-    print(f"wrote {args.o}: {weights['fitted']['rows']} rows, {weights['fitted']['positives']} positive")
+    print(f"wrote {args.output}: {weights['fitted']['rows']} rows, {weights['fitted']['positives']} positive")
     for b in rel["bins"]:
         share = b["right"] / b["candidates"] if b["candidates"] else 0.0
         print(f"  confidence {b['from']:.1f}-{b['to']:.1f}: {b['candidates']:5d} candidates, {share:.2f} right")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

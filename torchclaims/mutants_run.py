@@ -5,6 +5,9 @@ under it (a truth spec fails, or an as-written spec passes); it *survives* when 
 green, and *partly survives* when some of its claims stay green: both are defects of the
 specs.  Claim coverage: among the claims with a truth spec that can check torch on this
 machine (verdict not gpu-only, not-checkable or pending), those that no fault names.
+
+The faults and the plugin that plants one are torchclaims/mutants.py's; the options are
+torchclaims/commands/mutants.py's.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import tempfile
 import time
 
 from . import catalog, forked, mutants
-from .errors import Parser as _Parser, UsageError
+from .errors import UsageError
 from .links import spec_links
 from .strings import fill
 
@@ -103,19 +106,8 @@ def print_coverage(cov: mutants.Coverage, claims, listing: bool = True) -> None:
             print(f"    {cid}  ({claims[cid].verdict})")
 
 
-def main(argv: list[str]) -> int:
-    parser = _Parser(prog="python -m torchclaims mutants", description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", metavar="FAULT", help="run only these faults")
-    parser.add_argument("--topic", action="append", default=[],
-                        help="only the faults (and, for coverage, the claims) of this topic (repeatable)")
-    parser.add_argument("--fast", action="store_true", help="one fault per topic (the CI subset)")
-    report = parser.add_mutually_exclusive_group()
-    report.add_argument("--list", action="store_true", help="list the faults and exit")
-    report.add_argument("--coverage", action="store_true", help="report claim coverage only, run nothing")
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="faults run at once (default 2)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per fault (default 600)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="show the pytest tail of every fault")
-    args = parser.parse_args(argv)
+def run_faults(args) -> int:
+    """``mutants``: the options are commands/mutants.py's (``args`` holds them)."""
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.timeout <= 0:

@@ -2,7 +2,8 @@
 
 ``matrix REPORT.json...`` prints the Markdown table (``-o PATH`` writes PATH.md and PATH.html);
 ``matrix --compare OLD NEW`` lists the verdict changes between two runs and exits 1 when one is
-unexpected. The data is reports.py's, the table history/table.py's, the page history/page.py's.
+unexpected. The data is reports.py's, the table history/table.py's, the page history/page.py's;
+the options are torchclaims/commands/matrix.py's.
 """
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import pathlib
 import sys
 
 from . import catalog, reports
-from .errors import Parser, UsageError
+from .errors import UsageError
 from .files import write_whole
 from .history import page as history_page, table as history_table
 from .outcomes import MEASURED
-from .strings import LANGS, cell_width, default_lang, state_word, text, translate
+from .strings import cell_width, state_word, text, translate
 
 
 def compare(old: dict, new: dict, lang: str = "en") -> tuple[list[str], list[str], int]:
@@ -80,19 +81,8 @@ def output_paths(output: str) -> tuple[pathlib.Path, pathlib.Path]:
     return out.with_name(out.name + ".md"), out.with_name(out.name + ".html")
 
 
-def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m torchclaims matrix", description=__doc__.splitlines()[0])
-    parser.add_argument("reports", nargs="+", metavar="REPORT.json")
-    parser.add_argument("-o", "--output", metavar="PATH",
-                        help="write PATH.md and PATH.html (PATH/matrix.md and .html when PATH is an existing "
-                             "folder); without -o the Markdown goes to standard output and nothing is written")
-    parser.add_argument("--force", action="store_true", help="replace the files -o names if they exist")
-    parser.add_argument("--compare", action="store_true",
-                        help="compare two reports (OLD NEW): verdict changes, and claims measured in one only; "
-                             "exit 1 if a verdict change is unexpected")
-    parser.add_argument("--lang", choices=LANGS, default=default_lang(),
-                        help="language of the page and the Markdown (default: the locale's)")
-    args = parser.parse_args(argv)
+def report(args) -> int:
+    """``matrix``: the options are commands/matrix.py's (``args`` holds them)."""
     if args.compare:
         if len(args.reports) != 2:
             raise UsageError(text("en", "mx:compare_two"))

@@ -1,22 +1,20 @@
-"""``python -m torchclaims``: the catalog, links between claims and specs, and reports.
+"""The catalog as its commands show and check it: the ``claims`` listing, ``show`` (one claim, or
+a topic's claims), ``check`` (the catalog, its links to specs, the lints, the anchors, the survey),
+and the one-line messages for a mistyped claim id or topic that the plugin gives too.
 
-Every user error (unknown id, bad option, unreadable file) is one clear line on stderr
-and exit status 2, never a traceback.
+The options are torchclaims/commands/ (claims.py, show.py, check.py); this is the work.
 """
 from __future__ import annotations
 
-import argparse
-import importlib.metadata
 import json
 import os
 import pathlib
 import shutil
-import sys
 
 from . import anchors, catalog, links as _links, lint, survey
 from .bench.cells import cell as markdown_cell
-from .errors import Parser as _Parser, UsageError
-from .strings import cell_width, default_lang, os_error, text, usage_line, verdict_from_word, wrap
+from .errors import UsageError
+from .strings import cell_width, default_lang, text, wrap
 
 SPECS_DIR = catalog.ROOT / "specs"
 WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per claim (ids never wrap)
@@ -98,16 +96,16 @@ def _claims_table(claims, lang) -> None:
     print("\n".join(line.rstrip(" ") for line in buf.getvalue().splitlines()))
 
 
-def cmd_claims(args) -> int:
-    lang = args.lang
-    claims = _filter(_load_catalog(), args.topic, args.verdict, lang)
-    if args.format == "json":
+def claims_listing(topic: str | None, verdict: str | None, lang: str, fmt: str) -> int:
+    """``claims``: the catalog (a topic's, a verdict's) as a table, JSON or Markdown."""
+    claims = _filter(_load_catalog(), topic, verdict, lang)
+    if fmt == "json":
         rows = [{"id": c.id, "topic": c.topic, "verdict": c.verdict, "source": list(c.source),
                  "source_label": c.source_labels(lang),
                  "says": c.text("says", lang), "truth": c.text("truth", lang),
                  "refs": list(c.refs), "versions": c.versions} for c in claims]
         print(json.dumps(rows, indent=1, ensure_ascii=False))
-    elif args.format == "markdown":
+    elif fmt == "markdown":
         head = [text(lang, key) for key in ("col_id", "verdict", "source", "says", "truth")]
         print("| " + " | ".join(head) + " |\n|---|---|---|---|---|")
         for c in claims:
@@ -148,18 +146,18 @@ def show_topic(topic: str, claims, lang: str) -> None:
         print("  " + text(lang, "topic_line", id=cid, verdict=verdict_word(lang, claims[cid].verdict)))
 
 
-def cmd_show(args) -> int:
+def show(ident: str, lang: str) -> int:
+    """``show``: one claim with its clauses and specs, or a topic's claims."""
     claims = _load_catalog()
-    lang = args.lang
     # a topic by its id or by its name in either language (the page shows 自动求导 for autograd)
     names = {text(code, f"topic:{t}").casefold(): t for t in catalog.topics(claims) for code in ("en", "zh")}
-    topic = args.id if args.id in catalog.topics(claims) else names.get(args.id.strip().casefold())
+    topic = ident if ident in catalog.topics(claims) else names.get(ident.strip().casefold())
     if topic:
         show_topic(topic, claims, lang)
         return 0
-    if args.id not in claims:
-        raise UsageError(unknown_claim_message(args.id, claims, lang))
-    c = claims[args.id]
+    if ident not in claims:
+        raise UsageError(unknown_claim_message(ident, claims, lang))
+    c = claims[ident]
     width = shutil.get_terminal_size((100, 24)).columns
     say = colon(lang)
 
@@ -257,9 +255,10 @@ def collected_links(args: list[str] | None = None) -> dict[str, list[tuple[str, 
     return collector.links
 
 
-def cmd_check(args) -> int:
+def check(static: bool) -> int:
+    """``check``: every problem of the catalog, one a line, and a summary; 1 when there is one."""
     claims = _load_catalog()
-    links = spec_links() if args.static else collected_links()
+    links = spec_links() if static else collected_links()
     problems = link_problems(claims, links)
     # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
     problems += [str(f) for f in lint.all_findings(claims)]
@@ -275,110 +274,3 @@ def cmd_check(args) -> int:
                                                   for v, n in counts.items() if n)
     print(text(lang, "check_summary", n=len(claims), counts=listed, p=len(problems)))
     return 1 if problems else 0
-
-
-# ---------------------------------------------------------------- entry point
-
-def _delegate(module: str, argv: list[str]) -> int:
-    import importlib
-    try:
-        target = importlib.import_module(f"torchclaims.{module}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"torchclaims.{module}":
-            raise
-        raise UsageError(text("en", "no_command")) from None
-    return target.main(argv)
-
-
-def version() -> str:
-    """The installed distribution's version (``make setup`` installs it, editable)."""
-    try:
-        return importlib.metadata.version("torchclaims")
-    except importlib.metadata.PackageNotFoundError:
-        return "(not installed: run make setup)"
-
-
-def verdict_type(word: str) -> str:
-    """``--verdict``'s value: a verdict in either language (``strings.verdict_from_word``)."""
-    verdict = verdict_from_word(word)
-    if verdict is None:
-        lang = default_lang()
-        raise UsageError(text(lang, "unknown_verdict", word=word, labels=(", " if lang == "en" else "、").join(catalog.VERDICTS),
-                              zh="、".join(text("zh", v) for v in catalog.VERDICTS)))
-    return verdict
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m torchclaims", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"torchclaims {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    lang_help = "language (default: the locale's, zh when LANGUAGE, LC_ALL or LANG starts with zh)"
-    p = sub.add_parser("claims", help="list the catalog")
-    p.add_argument("--topic")
-    p.add_argument("--verdict", type=verdict_type, metavar="VERDICT",
-                   help=f"the catalog's label ({', '.join(catalog.VERDICTS)}); " + text("en", "verdict_alias")
-                   + "; Chinese words too (错误, 属实, 部分正确...)")
-    p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
-    p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
-    p.set_defaults(func=cmd_claims)
-    p = sub.add_parser("show", help="one claim with its specs, or a topic's claims")
-    p.add_argument("id", metavar="ID", help="a claim id, or a topic (its claims, one a line)")
-    p.add_argument("--lang", choices=("en", "zh"), default=default_lang(), help=lang_help)
-    p.set_defaults(func=cmd_show)
-    p = sub.add_parser("check", help="validate the catalog, its links to specs, and lint hollow specs and labels")
-    p.add_argument("--static", action="store_true", help="read the spec files instead of collecting them with pytest")
-    p.set_defaults(func=cmd_check)
-    for name, module, help_text in (
-        ("matrix", "matrix_cli", "render claim reports of several torch versions as a matrix"),
-        ("mutants", "mutants_cli", "run the specs once per planted fault and report survivors"),
-        ("bench-report", "bench.command", "render a benchmark JSON as a Markdown report and a chart"),
-        ("workbook", "workbook_cli", "the learner's workbook: init, status, learn, watch"),
-        ("read", "reader", "a document with each claim marked where it is made (HTML, or --text)"),
-        ("anchors", "anchors_cli", "propose, show and record where the documents make each claim"),
-        ("lint", "doclint", "check tutorials (.md .rst .txt .ipynb .html) for statements wrong on this torch"),
-        ("finder-eval", "find.evaluate", "the claim finder's precision, recall and stance accuracy, measured"),
-        ("finder-fit", "find.fit", "fit the claim finder's decision (weights.json) and show its reliability"),
-    ):
-        p = sub.add_parser(name, help=help_text, add_help=False)
-        p.set_defaults(delegate=module)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    lang = _lang_of(argv)
-    parser = build_parser()
-    try:
-        args, rest = parser.parse_known_args(argv)
-        if getattr(args, "delegate", None):
-            return _delegate(args.delegate, rest)
-        if rest:
-            raise UsageError(f"{parser.prog}: unrecognized arguments: {' '.join(rest)}")
-        if not getattr(args, "func", None):
-            parser.print_help()
-            return 2
-        return args.func(args)
-    except UsageError as exc:
-        print(text(lang, "error_line", message=usage_line(lang, str(exc))), file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for it, never a traceback
-        print(text(lang, "interrupted"), file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # output piped into head: stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except OSError as exc:
-        print(text(lang, "error_line", message=os_error(lang, exc)), file=sys.stderr)
-        return 2
-    except ValueError as exc:
-        print(text(lang, "error_line", message=exc), file=sys.stderr)
-        return 2
-
-
-def _lang_of(argv: list[str]) -> str:
-    """The language of the command's own messages: ``--lang X`` on the line, else the locale's."""
-    for i, arg in enumerate(argv):
-        value = arg.partition("=")[2] if arg.startswith("--lang=") else (argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
-        if value in ("en", "zh"):
-            return value
-    return default_lang()
