@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from torchclaims import LAYER_NAMES, LAYERS
+from torchclaims import INNER, LAYER_NAMES, LAYERS, MAX_CHAIN
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "torchclaims"
 CONTRIBUTING = PACKAGE.parent / "CONTRIBUTING.md"
@@ -134,3 +134,88 @@ def test_the_map_reader_and_the_checker_catch_a_disagreement(tmp_path):
     assert imports_of(tmp_path / "outcomes.py") == [("cli", 2, True)]
     assert imports_of(tmp_path / "bench" / "rows.py", tmp_path) == [("bench", 1, False), ("strings", 2, False),
                                                                     ("cli", 3, False)]
+
+
+def inner_imports(path: pathlib.Path) -> list[tuple[str, int]]:
+    """(module of the same folder, line) for each ``from .x import`` / ``from . import x`` in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module.split(".")[0]] if node.module else [alias.name for alias in node.names]
+            found.extend((name, node.lineno) for name in names)
+    return found
+
+
+def inner_order_problems(folder: pathlib.Path, order: tuple[str, ...]) -> list[str]:
+    """A folder's modules against its ``INNER`` order: each listed, each importing only earlier ones."""
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    problems = [f"{folder.name}/{m}.py has no place in torchclaims.INNER" for m in modules if m not in order]
+    problems += [f"INNER[{folder.name!r}] names {m}, which is not in the folder" for m in order if m not in modules]
+    for module in modules:
+        for name, line in inner_imports(folder / f"{module}.py"):
+            if module in order and name in order and order.index(name) >= order.index(module):
+                problems.append(f"{folder.name}/{module}.py:{line} imports {name}, which comes after it in its folder")
+    return problems
+
+
+FOLDERS = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_a_folders_modules_import_only_the_ones_before_them(folder):
+    assert folder in INNER, f"torchclaims/{folder}/: give its modules an order in torchclaims.INNER"
+    assert inner_order_problems(PACKAGE / folder, INNER[folder]) == []
+
+
+def import_graph(modules=MODULES, package=PACKAGE) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for p in modules:
+        graph.setdefault(unit_of(p, package), set()).update(n for n, _, _ in imports_of(p, package) if n != unit_of(p, package))
+    return graph
+
+
+def longest_chain(graph: dict[str, set[str]], layers: dict[str, int]) -> dict[str, list[str]]:
+    """Per module: its longest import chain down to the first base-layer module it reaches."""
+    chains: dict[str, list[str]] = {}
+
+    def walk(node):
+        if node not in chains:
+            below = [walk(n) for n in sorted(graph.get(node, ())) if layers[node] > 0]
+            chains[node] = [node] + max(below, key=len, default=[])
+        return chains[node]
+
+    for node in graph:
+        walk(node)
+    return chains
+
+
+# `python -m torchclaims` needs a __main__ module beside the package; it holds one import, of
+# commands.main, so its chain is the command layer's plus one and says nothing of the layering.
+DOOR = "__main__"
+
+
+def test_no_import_chain_is_longer_than_the_layers():
+    """At most one module a layer on the way down: the views render what the entries hand them (the
+    reports are read by the commands and the plugin, not by a page), so a chain such as
+    reader -> measured -> matrix -> bench -> outcomes -> catalog cannot come back."""
+    chains = longest_chain(import_graph(), LAYERS)
+    long = {m: " -> ".join(c) for m, c in chains.items() if len(c) > MAX_CHAIN and m != DOOR}
+    assert long == {}
+
+
+def test_the_chain_and_order_checks_catch_a_planted_one(tmp_path):
+    """Planted: a view importing a view importing a result importing a result; a folder module
+    importing one after it, and one without a place."""
+    layers = {"base": 0, "r1": 1, "r2": 1, "v1": 2, "v2": 2, "e": 3}
+    graph = {"e": {"v1"}, "v1": {"v2"}, "v2": {"r1"}, "r1": {"r2"}, "r2": {"base"}, "base": set()}
+    assert longest_chain(graph, layers)["e"] == ["e", "v1", "v2", "r1", "r2", "base"]
+    graph["v1"] = {"r1"}
+    graph["v2"] = set()
+    graph["r1"] = {"base"}
+    assert max(len(c) for c in longest_chain(graph, layers).values()) <= 4
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "a.py").write_text("from .b import x\n", encoding="utf-8")
+    (tmp_path / "pack" / "b.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "pack" / "c.py").write_text("", encoding="utf-8")
+    assert inner_order_problems(tmp_path / "pack", ("a", "b")) == [
+        "pack/c.py has no place in torchclaims.INNER", "pack/a.py:1 imports b, which comes after it in its folder"]

@@ -44,7 +44,7 @@ def _inert(page: str, own_scripts: int = 2) -> None:
 def test_the_readers_page_shows_a_hostile_document_as_text():
     text = f"# A note\n\nview shares memory with its base. {HOSTILE}\n"
     claims = catalog.load()
-    measured = reader.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, claims)
+    measured = claim_reports.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, claims)
     placed = anchors.place(text, [])
     page = reader.render_html(text, "note <b>title</b>", placed, claims, measured, "en")
     _inert(page)
@@ -57,7 +57,7 @@ def test_the_readers_data_block_cannot_close_its_script():
     hostile = {**claims, cid: dataclasses.replace(claims[cid], truth=HOSTILE, truth_zh=HOSTILE)}
     text = "view shares memory with its base."
     placed = anchors.place(text, [anchors.make_anchor(cid, "own.txt", "", text, 0, len(text))])
-    measured = reader.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, hostile)
+    measured = claim_reports.verdicts(None, str(catalog.ROOT / "reports" / "claims"), None, hostile)
     page = reader.render_html(text, "own", placed, hostile, measured, "en")
     _inert(page)
     blob = page.split("<script type='application/json' id='data'>", 1)[1].split("</script>", 1)[0]

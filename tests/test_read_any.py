@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from torchclaims import anchors, catalog, commands, doclint, find, marks, reader
+from torchclaims import anchors, catalog, commands, doclint, find, reader
+from torchclaims.find import marks
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
 

@@ -31,10 +31,10 @@ import pathlib
 import re
 import sys
 
-from . import anchors, catalog, documents, find, marks, reports
+from . import anchors, catalog, documents, find
 from .errors import UsageError
 from .files import write_whole
-from .find import evaluate
+from .find import evaluate, marks
 from .strings import text, translate, usage_line
 
 ERROR_AT = 0.8    # the confidence an error needs (docs/finder.md: marks at 0.8-0.9 were right 86% of the time)
@@ -110,10 +110,12 @@ def sarif(results: list[tuple[marks.Result, list[marks.Marked]]], claims: dict, 
                       "columnKind": "unicodeCodePoints", "results": out}]}
 
 
-def lint(args) -> int:
-    """``lint``: the options are commands/lint.py's (``args`` holds them)."""
+def lint(args, verdicts) -> int:
+    """``lint``: the options are commands/lint.py's (``args`` holds them); ``verdicts`` is
+    ``reports.verdicts``, handed down by the command (a view reads no report itself)."""
+    measured = verdicts
     if args.labels:
-        return score_labels(pathlib.Path(args.labels), args)
+        return score_labels(pathlib.Path(args.labels), args, measured)
     if not 0 <= args.min_confidence <= 1:
         raise UsageError(text("en", "lint:confidence", value=args.min_confidence))
     if args.torch and args.report:
@@ -123,7 +125,7 @@ def lint(args) -> int:
         raise UsageError(text("en", "lint:no_document", paths=" ".join(args.paths)))
     claims = catalog.load_for_command()
     found = anchors.load()
-    verdicts = reports.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    verdicts = measured(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
     results = []
     unread = 0
@@ -168,13 +170,13 @@ def lint(args) -> int:
     return 1 if any(counts[lv] for lv in failing) else 0
 
 
-def score_labels(folder: pathlib.Path, args) -> int:
+def score_labels(folder: pathlib.Path, args, measured) -> int:
     """Lint's error lines against a labelled set: a labelled passage is a wrong statement when it
     asserts a claim whose measured verdict on the torch judged by is wrong, or denies one that is
     right; an error line is right when it overlaps a wrong statement of its claim."""
     docs, labels = evaluate.load_labels(folder)
     claims = catalog.load()
-    verdicts = reports.verdicts(args.report, args.history, args.torch, claims, one_release=True)
+    verdicts = measured(args.report, args.history, args.torch, claims, one_release=True)
     the_finder = find.Finder(claims)
     known = evaluate.labelled_claims(folder)   # claims added since the set was labelled: not counted
     errors = right = 0

@@ -20,10 +20,10 @@ import pathlib
 import shutil
 import sys
 
-from . import anchors, catalog, documents, find, marks
+from . import anchors, catalog, documents, find
 from .errors import UsageError
 from .files import page_file, page_template, write_whole
-from .reports import verdicts
+from .find import marks
 from .strings import LANGS, cell_width, fill, section, text, translate, wrap, wrap_spans
 
 GENERATOR = "torchclaims read"
@@ -37,7 +37,7 @@ UI = {lang: section(lang, "read:") for lang in LANGS}   # the page's words: stri
 PROGRESS_OVER_CHARS = 1_000_000  # read reports its progress on stderr for a document longer than this
 
 
-# ---------------------------------------------------------------- what the specs measured: reports.verdicts
+# ---------------------------------------------------------------- what the specs measured: reports.verdicts, handed to read()
 
 def kind(measured: dict, cid: str) -> str:
     material = measured["claims"].get(cid, {}).get("material")
@@ -232,8 +232,9 @@ def _output(path: str | None, fmt: str, name: str) -> tuple[pathlib.Path, str]:
     return target, pathlib.Path(name).stem + suffix
 
 
-def read(args) -> int:
-    """``read``: the options are commands/read.py's (``args`` holds them)."""
+def read(args, verdicts) -> int:
+    """``read``: the options are commands/read.py's (``args`` holds them); ``verdicts`` is
+    ``reports.verdicts``, handed down by the command (a view reads no report itself)."""
     fmt = "text" if args.text else args.format or "html"
     if args.text and args.format not in (None, "text"):
         raise UsageError(text("en", "read:text_format", fmt=args.format))

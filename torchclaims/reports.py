@@ -336,6 +336,7 @@ def load_reports(paths: list[str], validate: bool = True) -> list[dict]:
         except ValueError as exc:
             raise UsageError(f"{path}: {exc}") from None
         data["_path"] = str(path)
+        data["accelerator"] = accelerator_of(data)   # the views read it: reports of schema 2 lacked it
         if data.get("interrupted") or str(path).endswith(".partial"):
             print(text(default_lang(), "partial_report", path=path), file=sys.stderr)
         reports.append(data)

@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from torchclaims import anchors, catalog, documents, marks, reports as claim_reports
-from torchclaims.find import finder
+from torchclaims import anchors, catalog, documents, reports as claim_reports
+from torchclaims.find import finder, marks
 
 NOTES = pathlib.Path(__file__).resolve().parent / "notes"
 NOTE = NOTES / "zh_note_ten.md"

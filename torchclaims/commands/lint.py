@@ -1,7 +1,7 @@
 """``python -m torchclaims lint PATH...``: tutorials checked for what they state about PyTorch."""
 from __future__ import annotations
 
-from .. import doclint, find
+from .. import doclint, find, reports
 from . import options
 
 DESCRIPTION = doclint.__doc__.splitlines()[0]
@@ -25,4 +25,4 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    return doclint.lint(args)
+    return doclint.lint(args, reports.verdicts)

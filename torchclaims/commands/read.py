@@ -1,7 +1,7 @@
 """``python -m torchclaims read DOCUMENT``: the document, each claim marked where it is made."""
 from __future__ import annotations
 
-from .. import reader
+from .. import reader, reports
 from . import options
 
 DESCRIPTION = reader.__doc__.splitlines()[0]
@@ -28,4 +28,4 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    return reader.read(args)
+    return reader.read(args, reports.verdicts)

@@ -10,6 +10,8 @@ One module a stage, in the order a text goes through them:
 - ``similar``: character n-gram TF-IDF against each claim's texts and examples;
 - ``features`` and ``decide``: the named features and the fitted decision (``weights.json``);
 - ``finder``: the pipeline, one pass, and the marks;
+- ``marks``: a document's marks for the reader and lint (anchors on the four documents, the
+  finder elsewhere), each with the verdict it is shown with;
 - ``fit``: the decision fitted and its reliability (``finder-fit``);
 - ``evaluate``: precision, recall, stance on a labelled set (``finder-eval``).
 """

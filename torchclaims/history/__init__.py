@@ -28,5 +28,6 @@ The data (rows, cells, flips, notes, each claim's history in words) is ``reports
 this folder only renders it, one module per output:
 
 - ``table``: the Markdown table, its summary lines and the cells' symbols;
-- ``page``: the HTML page (template ``pages/history.html``, with its CSS and JavaScript).
+- ``page``: the HTML page (template ``pages/history.html``, with its CSS and JavaScript);
+- ``compare``: two runs compared (``matrix --compare``).
 """

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import anchors, documents, find
+from .. import anchors, documents
+from . import finder as find
 
 
 @dataclasses.dataclass(frozen=True)
