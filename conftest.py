@@ -28,7 +28,7 @@ except ModuleNotFoundError as exc:   # pytest from another Python than the proje
           "（. .venv/bin/activate），或运行 make specs\n")
     raise SystemExit(4) from None   # one line, pytest's usage-error status; no traceback of conftest
 
-from torchclaims import learn
+from torchclaims.workbook import lessons as learn
 
 pytest_plugins = ["torchclaims.plugin"]
 

@@ -76,7 +76,7 @@ TORCH_SAYS = ("a leaf Variable that requires grad is being used in an in-place o
 def _words_of_the_data() -> set[str]:
     """The ASCII words the catalog's and the lessons' Chinese texts use (API names, torch's
     messages, book titles): data the project quotes, allowed as single words."""
-    from torchclaims import workbook
+    from torchclaims.workbook import book as workbook
     texts = [s for c in catalog.load().values() for s in (c.says_zh, c.truth_zh, c.source_labels("zh", with_file=True))]
     texts += [lesson.hint_zh + " " + lesson.title_zh for lesson in workbook.load_lessons()]
     topics = set(catalog.topics(catalog.load()))   # ids: the scoreboard's rows name the topics by their ids

@@ -18,7 +18,8 @@ import zipfile
 import pytest
 import torch
 
-from torchclaims import forked, gpu_check, gpu_env, outcomes, reports as claim_reports
+from torchclaims import forked, outcomes, reports as claim_reports
+from torchclaims.gpu import check as gpu_check, env as gpu_env
 
 pytestmark = pytest.mark.e2e  # runs scripts/gpu-check and its steps in processes
 
@@ -372,7 +373,7 @@ def test_a_python_without_pip_installs_the_wheels_by_unpacking_them(tmp_path, ba
     _wheel(house, "tc_fake_plain")
     _wheel(house, "tc_fake_data", data=True)
     _wheel(house, "torch", "9.0")
-    code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); from torchclaims import gpu_env\n"
+    code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); from torchclaims.gpu import env as gpu_env\n"
             "print(gpu_env.install(pathlib.Path(sys.argv[2]), sys.argv[3], ['tc-fake-plain>=1', 'packaging>=23']))\n"
             "sys.path.insert(0, sys.argv[3]); import tc_fake_plain, tc_fake_data\n"
             "print(tc_fake_plain.VALUE + tc_fake_data.VALUE, gpu_env.missing(['tc-fake-plain>=1', 'packaging>=23'], [sys.argv[3]]))\n"

@@ -11,7 +11,8 @@ import types
 import pytest
 from rich.cells import cell_len
 
-from torchclaims import catalog, catalog_view, forked, outcomes, scoreboard, strings, workbook
+from torchclaims import catalog, catalog_view, forked, outcomes, scoreboard, strings
+from torchclaims.workbook import book as workbook
 
 from .test_plugin import CATALOG, SPECS, run
 

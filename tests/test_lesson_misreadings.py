@@ -19,7 +19,8 @@ import textwrap
 
 import pytest
 
-from torchclaims import catalog, forked, workbook
+from torchclaims import catalog, forked
+from torchclaims.workbook import book as workbook
 
 from .lesson_misreadings import DATA, Misreading
 

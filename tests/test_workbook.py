@@ -24,7 +24,8 @@ import tempfile
 
 import pytest
 
-from torchclaims import catalog, forked, workbook
+from torchclaims import catalog, forked
+from torchclaims.workbook import book as workbook
 
 pytestmark = pytest.mark.e2e  # the workbook commands and learn-mode runs, in subprocesses
 
@@ -552,8 +553,8 @@ def test_watch_reruns_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 
 def test_is_stub_recognises_a_stub_in_either_language(tmp_path):
-    from torchclaims.learn import STUB
-    from torchclaims.workbook import is_stub
+    from torchclaims.workbook.book import is_stub
+    from torchclaims.workbook.lessons import STUB
     for message in ("Lesson 01 (contiguous-strides): write strides.contiguous_strides",
                     "第 01 课（contiguous-strides）：请编写 strides.contiguous_strides"):
         (tmp_path / "strides.py").write_text(
@@ -584,7 +585,7 @@ def test_every_docstring_of_the_reference_has_its_chinese_and_no_other():
 def test_a_chinese_workbook_has_chinese_docstrings_and_stubs_that_learn_still_recognises(tmp_path):
     import ast
 
-    from torchclaims.learn import STUB
+    from torchclaims.workbook.lessons import STUB
     wb = tmp_path / "wb"
     workbook.write_workbook(wb, LESSONS, lang="zh")
     translated = workbook.docstrings_zh()

@@ -13,12 +13,12 @@ LAYERS = {
     "clauses": 0, "survey": 0, "spec_ast": 0,
     # 1 results: what a run found and its report, the benchmarks' results, the faults, the lessons,
     # the finder's marks of a document
-    "outcomes": 1, "reports": 1, "bench": 1, "expect": 1, "state": 1, "mutants": 1, "workbook": 1, "find": 1,
+    "outcomes": 1, "reports": 1, "bench": 1, "expect": 1, "state": 1, "mutants": 1, "find": 1,
     # 2 views: what people read (reports, pages, lints)
-    "scoreboard": 2, "learn": 2, "history": 2, "lint": 2, "reader": 2,
+    "scoreboard": 2, "workbook": 2, "history": 2, "lint": 2, "reader": 2,
     "doclint": 2, "catalog_view": 2, "mutants_run": 2, "anchoring": 2,
     # 3 entries: pytest and the command line
-    "plugin": 3, "commands": 3, "gpu_check": 3, "gpu_env": 3, "suite_bench": 3, "setup_summary": 3, "__main__": 3,
+    "plugin": 3, "commands": 3, "gpu": 3, "suite_bench": 3, "setup_summary": 3, "__main__": 3,
 }
 LAYER_NAMES = ("base", "results", "views", "entries")
 
@@ -30,6 +30,8 @@ INNER = {
     "find": ("words", "normal", "structure", "stance", "cues", "similar", "features", "decide", "finder", "marks",
              "evaluate", "fit"),
     "history": ("table", "compare", "page"),
+    "gpu": ("env", "check"),
+    "workbook": ("book", "lessons"),
     "commands": ("options", "anchors", "bench_report", "check", "claims", "finder_eval", "finder_fit", "lint",
                  "matrix", "mutants", "read", "show", "workbook"),
 }

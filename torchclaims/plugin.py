@@ -12,12 +12,13 @@ import sys
 
 import pytest
 
-from . import catalog, catalog_view, learn, mutants, outcomes, reports, scoreboard, strings
+from . import catalog, catalog_view, mutants, outcomes, reports, scoreboard, strings
 from .expect import HEAVY_MARKERS, Options, SpecMarks, expectation
 from .files import write_whole
 from .impl import DEFAULT_ROOT, ENV_VAR, Impl, ImplError
 from .links import claim_marks
 from .state import CATALOG, IMPL
+from .workbook import lessons
 
 PARTIAL_SUFFIX = ".partial"  # where an interrupted run's report goes: never over a complete one
 REPORT_NOTE = pytest.StashKey[tuple[str, str]]()  # (strings key, path) of the report written
@@ -90,7 +91,7 @@ def pytest_configure(config):
             raise pytest.UsageError(catalog_view.claim_option_message(name, claims, config.getoption("--lang")))
     config.stash[RESULTS] = outcomes.Results()
     if config.getoption("--learn"):
-        config.pluginmanager.register(learn.LearnPlugin(config), "torchclaims-learn")
+        config.pluginmanager.register(lessons.LearnPlugin(config), "torchclaims-learn")
     config.pluginmanager.register(_Recorder(config.stash[RESULTS], config.rootpath), "torchclaims-recorder")
 
 

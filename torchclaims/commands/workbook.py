@@ -1,12 +1,12 @@
 """``python -m torchclaims workbook``: the learner's workbook. ``init DIR`` writes the reference
 code with the lessons' functions stubbed, ``status DIR`` shows each lesson's state, ``learn DIR``
 runs the next lesson's specs against the learner's code, ``watch DIR`` reruns it on every save.
-The work is torchclaims/workbook.py's."""
+The work is torchclaims/workbook/book.py's."""
 from __future__ import annotations
 
-from .. import workbook
 from ..errors import Parser, UsageError
 from ..strings import default_lang, text
+from ..workbook import book as workbook
 from . import options
 
 DESCRIPTION = "the learner's workbook: write the reference code yourself, lesson by lesson"

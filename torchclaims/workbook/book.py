@@ -36,12 +36,12 @@ import sys
 import time
 import tomllib
 
-from . import catalog
-from .catalog import ROOT
-from .errors import UsageError
-from .files import write_whole
-from .links import file_links, parse
-from .strings import cell_width, text
+from .. import catalog
+from ..catalog import ROOT
+from ..errors import UsageError
+from ..files import write_whole
+from ..links import file_links, parse
+from ..strings import cell_width, text
 
 REFERENCE_DIR = ROOT / "reference_impl"
 DOCSTRINGS_ZH = REFERENCE_DIR / "docstrings.zh-CN.toml"   # what `workbook init --lang zh` writes instead

@@ -1,6 +1,6 @@
 """``pytest specs/ --impl DIR --learn``: the lessons of lessons.toml, in order, one at a time.
 
-Selects only the specs each lesson lists (checked both ways, see torchclaims/workbook.py), runs them in
+Selects only the specs each lesson lists (checked both ways, see torchclaims/workbook/book.py), runs them in
 lesson order, stops after the first lesson that fails and prints only that lesson: its
 title, hint, the claims it teaches, the failing spec's traceback trimmed to the learner's
 files, and the progress.  Progress is saved in DIR/.torchclaims-progress.json.
@@ -17,13 +17,14 @@ import sys
 
 import pytest
 
-from . import scoreboard, workbook
-from .errors import UsageError
-from .files import write_whole
-from .impl import ENV_VAR
-from .links import claim_marks
-from .state import CATALOG, IMPL
-from .strings import fill, table as strings, translate, wrap
+from .. import scoreboard
+from ..errors import UsageError
+from ..files import write_whole
+from ..impl import ENV_VAR
+from ..links import claim_marks
+from ..state import CATALOG, IMPL
+from ..strings import fill, table as strings, translate, wrap
+from . import book as workbook
 
 
 def _text(lang: str) -> dict[str, str]:

@@ -49,9 +49,9 @@ import tempfile
 import threading
 import time
 
-from . import gpu_env
-from .errors import Parser, UsageError
-from .files import write_whole
+from ..errors import Parser, UsageError
+from ..files import write_whole
+from . import env as gpu_env
 
 ROOT = gpu_env.ROOT
 # What the steps need beyond torch: the core dependencies and the benchmark and report extras.

@@ -25,9 +25,9 @@ import tempfile
 import tomllib
 import zipfile
 
-from .errors import UsageError
+from ..errors import UsageError
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXTRAS = ("bench", "report")
 
 WHEEL_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+)-.*\.whl$")
