@@ -202,3 +202,60 @@ def test_the_fit_never_compares_an_example_with_itself_but_keeps_its_siblings():
     a = full.claims.index("t.a")
     assert full_denies[a] > 0.99, "the full index finds the sentence itself"
     assert 0 < held_denies[a] < 0.9, "left out: only the sibling myth is found, less alike"
+
+
+def test_a_phrase_list_matches_as_its_alternation_would():
+    """Material: none (tooling).  True: searching a cue list phrase by phrase (only the phrases
+    whose key the text holds) finds what the whole list's alternation finds: the leftmost match,
+    the earlier phrase of the alternation's order where two start together, and the same next
+    matches."""
+    lists = [["normaliz*", "Normalize", "标准化"], ["share*", "same memory", "共享", "同一块内存"],
+             ["num_workers", "num workers*", "worker*"], ["more worker* is better", "better"]]
+    texts = ["we normalize the data, then normalization again", "它们共享同一块内存 and share the same memory",
+             "set num-workers=4; more workers is better, num_workers0", "nothing here at all", "better better"]
+    for phrases in lists:
+        p = cues.Phrases(phrases)
+        for text in texts:
+            norm = find.normal(text)
+            squeezed = re.sub(r"[\s_\-]+", "", norm)
+            want = p.pattern.search(norm)
+            got = p.search(norm, squeezed)
+            assert (got and got.span()) == (want and want.span()), (phrases, text)
+            assert [m.span() for m in p.finditer(norm, squeezed)] == [m.span() for m in p.pattern.finditer(norm)]
+
+
+def test_cue_phrases_compile_once_per_process(monkeypatch):
+    """Material: none (tooling).  True: a cue phrase is compiled the first time a text needs it and
+    kept for the process: a second finder reading the same document compiles no pattern again."""
+    claims = catalog.load()
+    text = ("Calling .detach() returns a tensor that shares storage with the original.\n\n"
+            "Setting num_workers higher always makes the DataLoader faster.\n\n"
+            "model.eval() 会关闭梯度计算。\n")
+    first = find.Finder(claims).find(text)
+    assert cues._COMPILED, "the phrases the text needed are compiled and kept"
+    compiled = []
+    original = re.compile
+    monkeypatch.setattr(re, "compile", lambda *a, **k: compiled.append(a) or original(*a, **k))
+    again = find.Finder(claims).find(text)
+    assert again == first
+    assert compiled == [], f"compiled again: {compiled[:3]}"
+
+
+def test_finder_eval_speed_reports_each_figure(monkeypatch):
+    """Material: none (tooling).  True: ``finder-eval --speed`` prints the interpreter's start, the
+    model's load (weights.json alone, and with the finder's imports), each size's read and lint CPU
+    seconds and the largest / next size ratio (the commands' CPU stubbed: the shape, not this
+    machine's speed)."""
+    from torchclaims.find import evaluate
+    monkeypatch.setattr(evaluate, "_cpu", lambda argv: 0.5 if argv[1:] == ["-c", "pass"] else 1.5)
+    monkeypatch.setattr(evaluate, "_model_load", lambda python: 0.001)
+    lines = evaluate.speed(runs=2, sizes=((1_000, "1 KB"), (10_000, "10 KB")))
+    assert lines[0] == "interpreter start: 0.500 s CPU (median of 2), subtracted below"
+    assert re.fullmatch(r"model load\s+:\s+0\.001 s CPU reading weights\.json, 1\.00 s with the finder's imports "
+                        r"\(median of 2\)", lines[1]), lines[1]
+    rows = [re.fullmatch(r"(read --format json|lint)\s+(1 KB|10 KB): +1\.00 s CPU \(min 1\.00, max 1\.00, (\d) runs\)", line)
+            for line in lines[2:6]]
+    assert all(rows), lines[2:6]
+    assert [(m.group(1), m.group(2), m.group(3)) for m in rows] == [
+        ("read --format json", "1 KB", "2"), ("lint", "1 KB", "2"), ("read --format json", "10 KB", "1"), ("lint", "10 KB", "1")]
+    assert lines[6:] == ["read --format json: 10 KB / 1 KB = 1.0x", "lint: 10 KB / 1 KB = 1.0x"]

@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import json
 import math
+import operator
 import pathlib
 
 WEIGHTS = pathlib.Path(__file__).resolve().parent / "weights.json"
@@ -20,7 +21,8 @@ class Logistic:
     intercept: float
 
     def __call__(self, features: dict[str, float]) -> float:
-        z = self.intercept + sum(w * features[n] for n, w in zip(self.names, self.coef))
+        # the same products, summed in the same order as a loop over the names would
+        z = self.intercept + sum(map(operator.mul, self.coef, map(features.__getitem__, self.names)))
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
     def explain(self, features: dict[str, float], top: int = 3) -> str:

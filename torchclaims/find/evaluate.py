@@ -29,7 +29,9 @@ stance. It tells which stage a change should work on before any tuning.
 10 MB made from the labelled set's Markdown, each read with ``read --format json`` and linted with
 ``lint`` in a fresh interpreter, five times; it prints the CPU seconds of each (median, min, max)
 beyond those of an interpreter that only starts (``python -c pass``), and the 10 MB / 1 MB ratio
-(linear time: about 10).
+(linear time: about 10); and the fitted model's load: the CPU seconds of reading weights.json
+(``decide.load``, its modules already imported) and of importing the finder and loading it, beyond
+the interpreter's start.
 """
 from __future__ import annotations
 
@@ -318,7 +320,19 @@ def _cpu(argv: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def speed(runs: int = 5) -> list[str]:
+SIZES = ((100_000, "100 KB"), (1_000_000, "1 MB"), (10_000_000, "10 MB"))
+# the CPU seconds decide.load() takes in a fresh interpreter, its modules imported first
+_LOAD = ("import time; from torchclaims.find import decide; t = time.process_time(); decide.load(); "
+         "print(time.process_time() - t)")
+
+
+def _model_load(python: str) -> float:
+    """CPU seconds of loading the fitted model (weights.json) in a fresh interpreter, imports apart."""
+    done = subprocess.run([python, "-c", _LOAD], capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
+def speed(runs: int = 5, sizes=SIZES) -> list[str]:
     docs = sorted((DEFAULT_SET / "docs").glob("*.md"))
     if not docs:
         raise UsageError(f"{DEFAULT_SET}/docs: no Markdown documents to build the benchmark's inputs from")
@@ -328,18 +342,26 @@ def speed(runs: int = 5) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="finder-speed-") as tmp:
         base = statistics.median(_cpu([python, "-c", "pass"]) for _ in range(runs))
         lines.append(f"interpreter start: {base:.3f} s CPU (median of {runs}), subtracted below")
+        loads = [_model_load(python) for _ in range(runs)]
+        imports = [_cpu([python, "-c", "from torchclaims.find import decide; decide.load()"]) - base for _ in range(runs)]
+        lines.append(f"{'model load':<18} {'':>6}: {statistics.median(loads):6.3f} s CPU reading weights.json, "
+                     f"{statistics.median(imports):.2f} s with the finder's imports (median of {runs})")
         figures = {}
-        for size, label in ((100_000, "100 KB"), (1_000_000, "1 MB"), (10_000_000, "10 MB")):
+        largest = max(size for size, _ in sizes)
+        for size, label in sizes:
             path = pathlib.Path(tmp) / f"doc-{size}.md"
             path.write_text((blob * (size // len(blob) + 1))[:size], encoding="utf-8")
             for name, argv in (("read --format json", ["read", str(path), "--format", "json"]),
                                ("lint", ["lint", str(path)])):
-                times = [_cpu([python, "-m", "torchclaims", *argv]) - base for _ in range(runs if size < 10**7 else 1)]
+                times = [_cpu([python, "-m", "torchclaims", *argv]) - base
+                         for _ in range(runs if size < largest or len(sizes) == 1 else 1)]
                 figures[(name, size)] = statistics.median(times)
                 lines.append(f"{name:<18} {label:>6}: {statistics.median(times):6.2f} s CPU "
                              f"(min {min(times):.2f}, max {max(times):.2f}, {len(times)} runs)")
-        for name in ("read --format json", "lint"):
-            lines.append(f"{name}: 10 MB / 1 MB = {figures[(name, 10**7)] / figures[(name, 10**6)]:.1f}x")
+        if len(sizes) > 1:
+            (big, big_label), (small, small_label) = sizes[-1], sizes[-2]
+            for name in ("read --format json", "lint"):
+                lines.append(f"{name}: {big_label} / {small_label} = {figures[(name, big)] / figures[(name, small)]:.1f}x")
     return lines
 
 

@@ -108,6 +108,7 @@ class Finder:
         states = [u.kind != "code" or comment_of(text[u.start:u.end]) is not None for u in units]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         out: list[Candidate] = []
+        by_context: dict[str, tuple[str, set[str]]] = {}   # a list's lead-in is the context of each item
         for i, unit in enumerate(units):
             if progress and i % 500 == 0:
                 progress(unit.start, len(text))
@@ -122,10 +123,12 @@ class Finder:
             order = numpy.argsort(-sims, kind="stable")
             top = [(float(sims[k]), self.index.claims[k]) for k in order[:TOP + 1].tolist()]
             ranked = top[:TOP]
-            context = normal(ctx[i].context) if ctx[i].context else ""
+            if ctx[i].context not in by_context:
+                context = normal(ctx[i].context) if ctx[i].context else ""
+                by_context[ctx[i].context] = (context, self._named(squeeze(context)) if context else set())
+            context, named_context = by_context[ctx[i].context]
             named = self._named(squeeze(norm))
             cands = named | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
-            named_context = self._named(squeeze(context)) if context else set()
             cands |= named_context
             question = norm.rstrip().endswith(("?", "？"))
             hedge = bool(w.hedge.search(norm))

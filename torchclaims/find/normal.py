@@ -63,13 +63,17 @@ def phrase_pattern(phrase: str) -> str:
     return head + body + tail
 
 
+@functools.cache
 def key(phrase: str) -> str:
     """A phrase as a literal key: normalised, without white space, ``_`` or ``-`` (the automaton's
     form, see phrases.py)."""
     return _SQUEEZE.sub("", normal(phrase))
 
 
+@functools.lru_cache(maxsize=4096)
 def squeeze(norm: str) -> str:
+    """A normal form without white space, ``_`` or ``-`` (kept for the last texts: the cues of every
+    candidate claim squeeze the same passage)."""
     return _SQUEEZE.sub("", norm)
 
 

@@ -7,7 +7,9 @@ not the subject), which also keeps the inverted index short."""
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
+import itertools
 import json
 import math
 import pathlib
@@ -25,17 +27,23 @@ _CJK = re.compile(r"[\u3400-\u9fff]+")
 def grams(norm: str) -> collections.Counter:
     out: collections.Counter = collections.Counter()
     for m in _LATIN.finditer(norm):
-        w = f" {m.group(0)} "
-        for n in (3, 4):
-            for i in range(max(1, len(w) - n + 1)):
-                out[w[i:i + n]] += 1
+        out.update(_word_grams(m.group(0)))
     for m in _CJK.finditer(norm):
-        run = m.group(0)
-        if len(run) == 1:
-            out[run] += 1
-        for i in range(len(run) - 1):
-            out[run[i:i + 2]] += 1
+        out.update(_run_grams(m.group(0)))
     return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_grams(word: str) -> tuple[str, ...]:
+    """A Latin run's 3- and 4-grams inside its word boundaries, in order (a word is cut once)."""
+    w = f" {word} "
+    return tuple(w[i:i + n] for n in (3, 4) for i in range(max(1, len(w) - n + 1)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _run_grams(run: str) -> tuple[str, ...]:
+    """A CJK run's bigrams in order (a lone character stands for itself)."""
+    return ((run,) if len(run) == 1 else ()) + tuple(run[i:i + 2] for i in range(len(run) - 1))
 
 
 CACHE = pathlib.Path(__file__).resolve().parents[2] / "build" / "cache"   # build/ is ignored by git
@@ -90,7 +98,15 @@ class Index:
         idx, weight = data["idx"], data["weight"]
         starts = [0] + ends[:-1]
         index.postings = {g: (idx[a:b], weight[a:b]) for g, a, b in zip(meta["grams"], starts, ends)}
+        index._flat(meta["grams"], idx, weight, starts, data["lengths"].tolist())
         return index
+
+    def _flat(self, grams: list[str], idx: numpy.ndarray, weight: numpy.ndarray, starts: list[int],
+              lengths: list[int]) -> None:
+        """Every posting in two arrays, each n-gram's at (start, length): a passage's postings are
+        gathered in a few array operations, not one per n-gram."""
+        self._idx, self._weight = idx, weight
+        self._at = {g: (a, n) for g, a, n in zip(grams, starts, lengths)}
 
     def __init__(self, texts: list[tuple[str, str, str, bool]]):
         """``texts``: (claim id, kind 'asserts' or 'denies', sentence, whether it is an example)."""
@@ -113,6 +129,11 @@ class Index:
         # where each text's cosine goes: its claim's slot, asserting texts in the first half
         self.slot = numpy.array([index[cid] + (len(self.claims) if kind == "denies" else 0)
                                  for cid, kind in self.owner], dtype=numpy.int64)
+        names = list(self.postings)
+        lengths = [len(self.postings[g][0]) for g in names]
+        starts = list(itertools.accumulate([0] + lengths[:-1])) if lengths else []
+        self._flat(names, numpy.concatenate([self.postings[g][0] for g in names]) if names else numpy.zeros(0, numpy.int32),
+                   numpy.concatenate([self.postings[g][1] for g in names]) if names else numpy.zeros(0), starts, lengths)
 
     def _weights(self, g: collections.Counter) -> dict[str, float]:
         vec = {k: (1 + math.log(c)) * self.idf[k] for k, c in g.items() if k in self.idf}
@@ -121,21 +142,34 @@ class Index:
 
     def cosines(self, norm: str) -> numpy.ndarray:
         """The passage's cosine with each text of the index."""
-        hits = [(self.postings[g], w) for g, w in self._weights(grams(norm)).items() if g in self.postings]
+        at = self._at
+        hits = [(at[g], w) for g, w in self._weights(grams(norm)).items() if g in at]
         if not hits:
             return numpy.zeros(self.size)
-        # one weighted bincount over every posting the passage's n-grams reach
-        idx = numpy.concatenate([p[0] for p, _ in hits])
-        weights = numpy.concatenate([p[1] * w for p, w in hits])
-        return numpy.bincount(idx, weights=weights, minlength=self.size)
+        # one weighted bincount over every posting the passage's n-grams reach, in the n-grams' order
+        starts = numpy.array([a for (a, _), _ in hits], dtype=numpy.int64)
+        lengths = numpy.array([n for (_, n), _ in hits], dtype=numpy.int64)
+        total = int(lengths.sum())
+        first = numpy.cumsum(lengths) - lengths   # where each n-gram's postings start in the gathered array
+        where = numpy.repeat(starts - first, lengths) + numpy.arange(total)
+        weights = self._weight[where] * numpy.repeat(numpy.array([w for _, w in hits]), lengths)
+        return numpy.bincount(self._idx[where], weights=weights, minlength=self.size)
 
     def scores(self, norm: str) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Per claim of ``self.claims``: the best cosine with an asserting text, with a denying one."""
         return self.best(self.cosines(norm))
 
     def best(self, acc: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
+        # each slot's largest cosine, and 0 where it has none or none above 0: the texts sorted by
+        # slot once, then one maximum per run of a slot's texts
+        if getattr(self, "_runs", None) is None:
+            order = numpy.argsort(self.slot, kind="stable")
+            slots, firsts = numpy.unique(self.slot[order], return_index=True)
+            self._runs = (order, slots, firsts)
+        order, slots, firsts = self._runs
         best = numpy.zeros(2 * len(self.claims))
-        numpy.maximum.at(best, self.slot, acc)
+        if len(order):
+            best[slots] = numpy.maximum(numpy.maximum.reduceat(acc[order], firsts), 0.0)
         return best[:len(self.claims)], best[len(self.claims):]
 
 

@@ -6,6 +6,7 @@ people think; 其实 and but end its reach), a myth named before an un-negated s
 that quotes the statement. An odd count turns the statement over."""
 from __future__ import annotations
 
+import functools
 import re
 
 from .normal import is_cjk
@@ -15,13 +16,26 @@ SCOPE = 14   # how far before a cue a negation may stand: CJK characters count 1
 QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 
 
+@functools.cache
+def _negating() -> tuple[re.Pattern | None, dict[str, tuple[tuple[str, int], ...]]]:
+    """The negating characters as one character class, and for each the (word, place) of the words
+    holding it that negate nothing (words.py's data, built once)."""
+    w = words()
+    chars = "".join(dict.fromkeys(w.negation_chars))
+    pattern = re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]") if chars else None
+    inside = {ch: tuple((n, k) for n in w.not_negation for k in range(len(n)) if n[k] == ch) for ch in chars}
+    return pattern, inside
+
+
 def negations(clause: str, skip: list[tuple[int, int]] = (), offset: int = 0) -> int:
     """The negations in ``clause`` outside the spans ``skip`` (the cues' own words)."""
     w = words()
     count = 0
-    for i, ch in enumerate(clause):
-        if ch in w.negation_chars and not any(a <= i + offset < b for a, b in skip):
-            if any(i - k >= 0 and clause.startswith(n, i - k) for n in w.not_negation for k in range(len(n)) if n[k] == ch):
+    chars, inside = _negating()
+    for m in chars.finditer(clause) if chars is not None else ():
+        i, ch = m.start(), m.group()
+        if not any(a <= i + offset < b for a, b in skip):
+            if any(i - k >= 0 and clause.startswith(n, i - k) for n, k in inside[ch]):
                 continue
             if ch == "不" and clause.startswith("不再", i):
                 continue    # counted once, as a negating verb, below
@@ -47,24 +61,38 @@ def flips(norm: str, last: re.Match, first: int, spans: list[tuple[int, int]]) -
     w = words()
     starts = [m.end() for m in w.clause.finditer(norm, 0, last.start())]
     clause_start = starts[-1] if starts else 0
-    ends = [m.start() for m in w.clause.finditer(norm, last.end())]
-    clause_end = ends[0] if ends else len(norm)
+    after = w.clause.search(norm, last.end())   # the first clause end after the cue
+    clause_end = after.start() if after else len(norm)
     scope = _scope_start(norm, clause_start, max(first, clause_start) if first >= clause_start else last.start())
     barriers = [m.end() for m in w.barrier.finditer(norm, scope, last.start())]
     scope = barriers[-1] if barriers else scope
     count = negations(norm[scope:last.end()], spans, scope)
     turns = [m.end() for m in w.contrast.finditer(norm, 0, last.start())]
     segment = norm[turns[-1] if turns else 0:last.start()]
-    reported = (any(x in norm[last.end():clause_end] for x in w.falsity) or bool(w.next_false.match(norm, clause_end))
-                or any(x in segment for x in w.belief)
-                or (not count and any(x in segment for x in w.myth)) or _quoted_heading(norm, last))
+    falsity, belief, myth = _markers()
+    reported = (_holds(falsity, norm[last.end():clause_end]) or bool(w.next_false.match(norm, clause_end))
+                or _holds(belief, segment)
+                or (not count and _holds(myth, segment)) or _quoted_heading(norm, last))
     return count, reported   # "有人说 X，这是错的" reports one myth: one flip, not two
 
 
 def reported_anywhere(norm: str) -> bool:
     """A belief, myth or falsity marker anywhere in the passage (for a passage with no cue positions)."""
+    falsity, belief, myth = _markers()
+    return _holds(belief, norm) or _holds(falsity, norm) or _holds(myth, norm)
+
+
+@functools.cache
+def _markers() -> tuple[re.Pattern | None, ...]:
+    """The falsity, belief and myth markers (words.py), each list as one pattern of its literal
+    words: a text holds one of them where the pattern finds one."""
     w = words()
-    return any(x in norm for x in w.belief) or any(x in norm for x in w.falsity) or any(x in norm for x in w.myth)
+    return tuple(re.compile("|".join(re.escape(x) for x in sorted(set(markers), key=len, reverse=True)))
+                 if markers else None for markers in (w.falsity, w.belief, w.myth))
+
+
+def _holds(markers: re.Pattern | None, text: str) -> bool:
+    return markers is not None and markers.search(text) is not None
 
 
 def _quoted_heading(norm: str, last: re.Match) -> bool:
