@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from torchclaims import anchors, catalog, reader
+from torchclaims import anchors, catalog, reader, reports as claim_reports
 
 from tests.test_matrix_browser import viewport
 
@@ -62,7 +62,7 @@ def _own_anchors():
 
 def _page(tmp_path, text, name, found_anchors, lang="en"):
     claims = catalog.load()
-    measured = reader.verdicts(None, str(HISTORY), None, claims)
+    measured = claim_reports.verdicts(None, str(HISTORY), None, claims)
     placed = anchors.place(text, found_anchors)
     return reader.write_page(tmp_path, name, reader.render_html(text, name, placed, claims, measured, lang))
 
@@ -70,7 +70,7 @@ def _page(tmp_path, text, name, found_anchors, lang="en"):
 @pytest.fixture
 def own_page(tmp_path):
     claims = catalog.load()
-    measured = reader.verdicts(None, str(HISTORY), None, claims)
+    measured = claim_reports.verdicts(None, str(HISTORY), None, claims)
     kinds = {cid: reader.kind(measured, cid) for cid in OWN_KINDS}
     assert kinds == OWN_KINDS, f"the history's verdicts of the test document's claims changed: {kinds}"
     return _page(tmp_path, OWN_TEXT, "own.html", _own_anchors())

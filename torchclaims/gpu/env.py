@@ -5,7 +5,7 @@ ones missing there, and the carried wheels that provide them, installed by unpac
 needed; never torch, nvidia or triton); the machine's facts (GPU, driver, CUDA, compiler, Python
 headers, CPUs, memory, disk); its torch, asked in a subprocess; and the commit the specs come
 from (``--commit``, git, or the wheel folder's COMMIT stamp with a digest of the tree).
-Used by torchclaims/gpu_check.py, the run itself.
+Used by torchclaims/gpu/check.py, the run itself.
 """
 from __future__ import annotations
 
