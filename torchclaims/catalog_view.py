@@ -22,10 +22,6 @@ WIDE_TABLE = 120  # columns from which `claims` is a table; below, one block per
 
 # ---------------------------------------------------------------- catalog listing
 
-def _load_catalog() -> dict[str, catalog.Claim]:
-    return catalog.load_for_command()
-
-
 def did_you_mean(close: list[str], lang: str = "en") -> str:
     """" (did you mean X? also close: Y, Z)" for the nearest matches, or "" when there are none."""
     if not close:
@@ -98,7 +94,7 @@ def _claims_table(claims, lang) -> None:
 
 def claims_listing(topic: str | None, verdict: str | None, lang: str, fmt: str) -> int:
     """``claims``: the catalog (a topic's, a verdict's) as a table, JSON or Markdown."""
-    claims = _filter(_load_catalog(), topic, verdict, lang)
+    claims = _filter(catalog.load_for_command(), topic, verdict, lang)
     if fmt == "json":
         rows = [{"id": c.id, "topic": c.topic, "verdict": c.verdict, "source": list(c.source),
                  "source_label": c.source_labels(lang),
@@ -120,11 +116,6 @@ def claims_listing(topic: str | None, verdict: str | None, lang: str, fmt: str) 
 
 
 # ---------------------------------------------------------------- claim -> specs
-
-def spec_links(specs_dir: pathlib.Path = SPECS_DIR) -> dict[str, list[tuple[str, bool]]]:
-    """Claim id -> [(spec nodeid-like name, as_written)], read from the spec sources (no import)."""
-    return _links.spec_links(specs_dir, catalog.ROOT)
-
 
 def unknown_claim_message(name: str, claims, lang: str = "en") -> str:
     """One line for a mistyped claim id (or topic), with the nearest ids (difflib)."""
@@ -148,7 +139,7 @@ def show_topic(topic: str, claims, lang: str) -> None:
 
 def show(ident: str, lang: str) -> int:
     """``show``: one claim with its clauses and specs, or a topic's claims."""
-    claims = _load_catalog()
+    claims = catalog.load_for_command()
     # a topic by its id or by its name in either language (the page shows 自动求导 for autograd)
     names = {text(code, f"topic:{t}").casefold(): t for t in catalog.topics(claims) for code in ("en", "zh")}
     topic = ident if ident in catalog.topics(claims) else names.get(ident.strip().casefold())
@@ -187,7 +178,7 @@ def show(ident: str, lang: str) -> int:
         print(f"  {text(lang, 'versions')}{say}{c.versions}")
     for ref in c.refs:
         print(f"  {text(lang, 'refs')}{say}{ref}")
-    specs = spec_links().get(c.id, [])
+    specs = _links.spec_links(SPECS_DIR, catalog.ROOT).get(c.id, [])
     print(f"  {text(lang, 'specs')}{say.rstrip()}" if specs else f"  {text(lang, 'specs_none')}")
     for name, as_written in specs:
         print(f"    {name}" + (f"  ({text(lang, 'spec_as_written')})" if as_written else ""))
@@ -257,8 +248,8 @@ def collected_links(args: list[str] | None = None) -> dict[str, list[tuple[str, 
 
 def check(static: bool) -> int:
     """``check``: every problem of the catalog, one a line, and a summary; 1 when there is one."""
-    claims = _load_catalog()
-    links = spec_links() if static else collected_links()
+    claims = catalog.load_for_command()
+    links = _links.spec_links(SPECS_DIR, catalog.ROOT) if static else collected_links()
     problems = link_problems(claims, links)
     # hollow specs and labels that contradict their entry (rules: torchclaims/lint.py)
     problems += [str(f) for f in lint.all_findings(claims)]
