@@ -1,12 +1,15 @@
 """``read`` on any document and ``lint`` over tutorials: the JSON contract, the page, the compiler
 lines, SARIF and the exit statuses. The cues are the tests' own (catalog.load is patched), so
 these tests see the commands, not the catalog's cue data."""
+import base64
 import dataclasses
 import json
+import random
+import time
 
 import pytest
 
-from torchclaims import anchors, catalog, commands, doclint, find, reader
+from torchclaims import anchors, catalog, commands, doclint, find, reader, segment
 from torchclaims.find import marks
 
 pytestmark = pytest.mark.e2e  # read and lint over whole documents (seconds each)
@@ -253,3 +256,146 @@ def test_the_page_names_the_torch_it_judges_by_and_why(tmp_path, capsys, cued):
         "the installed torch", "the newest measured", "the release asked for")), first
     assert commands.main(["read", str(path), "--text", "--lang", "en", "--torch", "2.13"]) == 0
     assert "the release asked for" in capsys.readouterr().out.splitlines()[0]
+
+
+# ---------------------------------------------------------------- documents built to break the reader (issue #42)
+
+def _nested_page(path):
+    path.write_text("<html><body>" + "<div>" * 50_000 + "<p>detach() 共享内存。</p>" + "</div>" * 50_000
+                    + "</body></html>", encoding="utf-8")
+
+
+def _one_line(path):
+    sentence = ("detach() returns a tensor that shares storage with the original one, and more workers "
+                "are not always faster for loading data ")
+    path.write_text(("这一句只是普通的叙述，不涉及任何论断，" + sentence) * 160 + "\n", encoding="utf-8")
+
+
+def _huge_outputs(path):
+    stream = "loss 0.1234 step 10 epoch 1\n" * 40_000                  # a megabyte of training log
+    image = base64.b64encode(random.Random(0).randbytes(750_000)).decode()   # a megabyte of PNG, as base64
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": "a", "metadata": {}, "execution_count": 1, "source": "y = x.detach()  # 与 x 共享内存",
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": stream}]},
+        {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 2, "source": "plt.plot(losses)",
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"image/png": image, "text/plain": "<Figure>"}}]}]}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def _long_list(path):
+    items = "".join(f"- {k}: detach() 与原张量共享内存，num_workers 越大越好\n" for k in range(1500))
+    path.write_text("DataLoader 与 detach() 的几条笔记：\n\n" + items, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, build, refused", [
+    ("nested.html", _nested_page, True), ("one_line.txt", _one_line, False),
+    ("outputs.ipynb", _huge_outputs, False), ("list.md", _long_list, False)])
+@pytest.mark.parametrize("command", [["read", "--text", "--lang", "en"], ["lint", "--lang", "en"]])
+def test_a_pathological_document_is_read_or_refused_in_one_line(tmp_path, capsys, cued, name, build, refused, command):
+    """Material: none (tooling).  True: a page nested 50,000 deep is refused in one line with exit
+    status 2; a 30,000-character line, a notebook whose outputs weigh two megabytes and 1,500 list
+    items under one lead-in are read (exit 0, or 1 where lint finds an error), never a traceback."""
+    path = tmp_path / name
+    build(path)
+    status = commands.main([command[0], str(path), *command[1:]])
+    out, err = capsys.readouterr()
+    if refused:
+        assert status == 2 and err.count("\n") == 1 and "nest" in err and not out, err
+    else:
+        assert status in (0, 1) and "Traceback" not in err and "Error" not in err, err
+        assert out if command[0] == "read" else "1 document" in err
+
+
+def _work(the_finder, text):
+    """Characters the cues were matched against while finding ``text``'s marks: the finder's work,
+    counted, not timed (a count holds on a loaded machine)."""
+    counted = [0]
+    real = the_finder.claim
+
+    def claim(cid):
+        compiled = real(cid)
+        if not getattr(compiled, "_counted", False):
+            hit = compiled.hit
+
+            def counting(norm, hit=hit):
+                counted[0] += len(norm)
+                return hit(norm)
+            compiled.hit, compiled._counted = counting, True
+        return compiled
+    the_finder.claim = claim
+    the_finder.find(text)
+    return counted[0]
+
+
+def test_a_long_lead_in_keeps_finding_linear(cued):
+    """Material: none (tooling).  True: a 20,000-character paragraph before a list is the context of
+    each item only through its last sentences (at most LEAD characters): twice the paragraph and twice
+    the items is about twice the work, not four times (the first 40,000 characters of the four
+    documents joined took 57 s when every item was matched with the whole paragraph)."""
+    from torchclaims.find import structure
+
+    def document(n):
+        paragraph = "detach() 返回的张量与原张量共享内存，这一点在训练循环里经常用到。" * (n // 34)
+        return paragraph + "下面几条：\n\n" + "".join(f"- 第 {k} 条：它和 num_workers 有关\n" for k in range(n // 200))
+    ctx = structure.contexts(document(20_000), segment.units(document(20_000)))
+    assert 0 < max(len(c.context) for c in ctx) <= structure.LEAD
+    the_finder = find.Finder(cued)
+    small, large = _work(the_finder, document(10_000)), _work(find.Finder(cued), document(20_000))
+    assert large < 2.5 * small, (small, large)
+
+
+def test_rendering_many_marks_is_linear():
+    """Material: none (tooling).  True: cutting a document at its marks' boundaries (the page) and
+    finding each terminal line's marks (--text) take time linear in the marks: four times the marks
+    take far less than the sixteen times a pass over every mark for every piece took. Times are
+    CPU seconds, the least of three runs, with a generous bound for a loaded machine."""
+    def cpu(n):
+        text = "这一句只是普通的叙述。" * n
+        spans = [(k * 11, k * 11 + 22, f"c{k % 7}") for k in range(n - 1)]
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            list(reader.covered(len(text), spans))
+            best = min(best, time.process_time() - start)
+        return best
+    small, large = cpu(5_000), cpu(20_000)
+    assert large < 9 * max(small, 1e-3), (small, large)
+
+
+def test_resolving_one_claim_made_many_times_is_not_quadratic():
+    """Material: none (tooling).  True: a claim made 20,000 times keeps each of its marks once, and
+    the overlap check looks only at the neighbouring mark (overlaps: sorted spans, bisect)."""
+    from torchclaims.find import finder
+    spans = sorted([(10, 20), (30, 40), (50, 60)])
+    assert [finder.overlaps(spans, a, b) for a, b in [(0, 10), (0, 11), (20, 30), (39, 45), (60, 70), (15, 55)]] == \
+        [False, True, False, True, False, True]
+    raw = [finder.Mark("c", k * 10, k * 10 + 15, "asserts", 0.9, "") for k in range(20_000)]
+    start = time.process_time()
+    kept = finder.resolve(raw)
+    assert len(kept) == 10_000 and time.process_time() - start < 2.0
+
+
+@pytest.mark.parametrize("run", ["." * 200_000, "a" * 200_000, "a1" * 100_000, "a.b(" * 50_000, "x.y" * 70_000])
+def test_a_run_without_spaces_or_sentence_ends_is_cut_in_linear_time(run):
+    """Material: none (tooling).  True: 200,000 characters of dots, of one word, of "a1a1..." or of
+    dotted calls are cut into units in well under a second or two. Reading each dot's word back,
+    and trying a call or a table row at every letter or digit, was quadratic: 20,000 dots took 16 s
+    and 40,000 took 66 s; a 2 MB word ran past five minutes. The bound is CPU time, loose enough
+    for a loaded machine, and far below what a quadratic cut would take."""
+    start = time.process_time()
+    units = segment.units(run + "\n")
+    assert time.process_time() - start < 3.0
+    assert units and units[0].start == 0 and units[-1].end == len(run)
+    assert max(u.end - u.start for u in units) <= segment.HARD
+
+
+def test_a_word_longer_than_many_lines_is_wrapped_in_linear_time():
+    """Material: none (tooling).  True: the terminal view cuts a 300,000-character word into lines of
+    the width, as a last resort, in linear time (measuring what was left at every line was
+    quadratic), and the lines are what they were: full width, the rest and the words after it last."""
+    from torchclaims.strings import wrap_spans
+    start = time.process_time()
+    lines = wrap_spans("a" * 300_000 + " 中文", 92)
+    assert time.process_time() - start < 3.0
+    assert lines[:2] == [(0, 92), (92, 184)] and lines[-1] == (299_920, 300_003) and len(lines) == 3261

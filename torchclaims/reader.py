@@ -48,12 +48,27 @@ def kind(measured: dict, cid: str) -> str:
 
 def segments(length: int, spans: list[tuple[int, int, str]], extra=()) -> list[tuple[int, int, list[str]]]:
     """The text cut at every span boundary (and at ``extra``): (start, end, ids of the claims covering it)."""
+    return [(a, b, list(dict.fromkeys(cid for _, _, cid in covering)))
+            for a, b, covering in covered(length, spans, extra)]
+
+
+def covered(length: int, spans: list[tuple[int, int, str]], extra=()):
+    """(start, end, the spans covering it, in ``spans``' order) of each piece of the text cut at every
+    span boundary and at ``extra``. One sweep: a span is taken up where it starts and let go where
+    it ends, so a document with thousands of marks is cut in time linear in them (asking every span
+    of every piece was quadratic)."""
     cuts = sorted({0, length, *extra, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
-    out = []
+    by_start = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    active: dict[int, tuple[int, int, str]] = {}
+    nxt = 0
     for a, b in zip(cuts, cuts[1:]):
-        ids = list(dict.fromkeys(cid for s, e, cid in spans if s <= a and b <= e))
-        out.append((a, b, ids))
-    return out
+        while nxt < len(by_start) and spans[by_start[nxt]][0] <= a:
+            active[by_start[nxt]] = spans[by_start[nxt]]
+            nxt += 1
+        for k in [k for k, (_, e, _) in active.items() if e <= a]:
+            del active[k]
+        # every cut is a boundary, so a span that started at or before a and ends after it covers [a, b)
+        yield a, b, [active[k] for k in sorted(active)]
 
 
 def _spans(placed: anchors.Placed) -> list[tuple[int, int, str]]:
@@ -103,11 +118,12 @@ def render_html(doc_text: str, title: str, placed: anchors.Placed, claims: dict,
     ids = list(dict.fromkeys(cid for _, _, cid in sorted(spans)))
     heads = {start for _, start, _ in anchors.sections(doc_text)}
     body = []
-    for a, b, covering in segments(len(doc_text), spans, heads):
+    for a, b, around in covered(len(doc_text), spans, heads):
+        covering = list(dict.fromkeys(cid for _, _, cid in around))
         piece = {"section": a in heads, "text": doc_text[a:b], "claims": ""}
         if covering:
             # innermost first: a tap opens the claim(s) whose own sentence is the shortest around it
-            length = {cid: min(t - s for s, t, c in spans if c == cid and s <= a and b <= t) for cid in covering}
+            length = {cid: min(t - s for s, t, c in around if c == cid) for cid in covering}
             covering = sorted(covering, key=lambda cid: (length[cid], SEVERITY.index(kind(measured, cid))))
             own = [cid for cid in covering if length[cid] == length[covering[0]]]
             piece.update(kind=_worst(own, measured), claims=" ".join(covering),
@@ -149,10 +165,16 @@ def render_text(text: str, placed: anchors.Placed, claims: dict, measured: dict,
     out = [f"{ui['title']}  " + (f"（{said}）" if lang == "zh" else f"({said})"),
            "  " + "  ".join(f"{MARGIN[k]} {ui[k]}" for k in SEVERITY), ""]
     heads = {start for _, start, _ in anchors.sections(text)}
+    active: list[tuple[int, int, str]] = []   # the spans begun before this line that may reach into it
+    nxt = 0
     for start, end in wrap_spans(text, body_width):   # by display width, never inside a word or a call
         if start in heads and out[-1] != "":
             out.append("")
-        here = [(s, cid) for s, b, cid in spans if s < end and b > start]
+        while nxt < len(spans) and spans[nxt][0] < end:   # lines only move on: one sweep over the spans
+            active.append(spans[nxt])
+            nxt += 1
+        active = [span for span in active if span[1] > start]
+        here = [(s, cid) for s, _, cid in active]
         if here:
             worst = _worst([cid for _, cid in here], measured)
             mark = f"{MARGIN[worst]}{','.join(str(number[c]) for c in dict.fromkeys(c for _, c in here))}"

@@ -630,18 +630,36 @@ def current_links() -> dict[str, list[tuple[str, bool]]]:
     return links
 
 
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        stat = pathlib.Path(path).stat()
+    except OSError:
+        return -1, -1
+    return stat.st_size, stat.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=256)
+def _head(path: str, size: int, mtime: int) -> tuple | None:
+    """(sort key, column name) of one report, or None for a broken one; kept per file version
+    (size and modification time): choosing the installed torch's report and then the report
+    itself read every report twice, a tenth of a second of each read and lint."""
+    try:
+        data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        return (AXES.index(accelerator_of(data)), parse(data["torch"]), data["python"]), column_name(data)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+
+
 def _chosen_report(paths: list[str], torch: str | None, strict: bool = False) -> str | None:
     """The report of the release ``--torch`` names (the newest where it names none), in the
     matrix's column order, read without checking all the others. ``strict``: the CPU report of
     exactly that release, or None."""
     heads = []
     for path in paths:
-        try:
-            data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-            key = (AXES.index(accelerator_of(data)), parse(data["torch"]), data["python"])
-            heads.append((key, column_name(data), path))
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        head = _head(path, *_stamp(path))
+        if head is None:
             return path      # a broken report: let the full check report it, in its words
+        heads.append((*head, path))
     heads.sort()
     if not torch:   # the newest CPU report: a GPU run's report is a column of its own
         heads = [h for h in heads if h[0][0] == 0] or heads

@@ -65,6 +65,8 @@ _ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff)A-Za-z])(?=第[二三四五六七
 _TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
                         r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()"
                         r"|(?<=[★☆])(?=[^★☆\s])")   # after a row's star rating
+# its first and last rules (the second is _table_rows' own reading of it)
+_TABLE_ROW_PLAIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})|(?<=[★☆])(?=[^★☆\s])")
 
 
 # where code lost its line breaks: a statement that starts after a file name or after other code
@@ -87,13 +89,54 @@ _CALL_END = re.compile(r"\)(?=[\u4e00-\u9fff])(?![的是后中时])")   # not in
 _TWO_CJK = re.compile(r"[\u4e00-\u9fff]{2}")
 
 
+_NAME_RUN = re.compile(r"[A-Za-z0-9_.]+")
+_NAME_HEAD = re.compile(r"[A-Za-z_]")
+
+
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
+_DIGIT = re.compile(r"\d")
+_NAME_START = re.compile(r"[A-Za-z_]")
+
+
+def _table_rows(piece: str) -> set[int]:
+    """The starts of _TABLE_ROW.finditer(piece). Its second rule (a name right after a figure, then
+    a dotted call: "18.20torch.compile(") is read once per run of name characters and dots: from
+    any start inside a word the name reaches the word's end, where the "." must stand, and the call's
+    "(" must end the run, so one look at the run decides for all its starts (asking at every
+    digit was quadratic in "a1a1a1...")."""
+    cuts = {m.start() for m in _TABLE_ROW_PLAIN.finditer(piece)}
+    for chain in _NAME_RUN.finditer(piece):
+        if piece[chain.end():chain.end() + 1] != "(":
+            continue
+        for word in _WORD_RUN.finditer(piece, chain.start(), chain.end()):
+            if piece[word.end():word.end() + 1] == ".":
+                cuts |= {q for q in range(*word.span())
+                         if q > 0 and _NAME_START.match(piece, q) and _DIGIT.match(piece, q - 1)}
+    return cuts
+
+
+def _calls_then_prose(piece: str):
+    """The matches of _CALL_THEN_PROSE.finditer(piece), each run of name characters tried once:
+    every start inside a run reaches the same "(" at its end, so where the run's first start fails
+    all of its starts fail (trying each one was quadratic: a 2 MB word ran past five minutes)."""
+    pos = 0
+    for run in _NAME_RUN.finditer(piece):
+        if run.end() <= pos:
+            continue
+        head = _NAME_HEAD.search(piece, max(run.start(), pos), run.end())
+        found = _CALL_THEN_PROSE.match(piece, head.start()) if head else None
+        if found:
+            yield found
+            pos = found.end()
+
+
 def _run_cuts(text: str, a: int, b: int) -> list[int]:
     """Where a long run ``text[a:b]`` lost its line breaks: comment ends, enumerations, table rows,
     code statements, error messages and calls that run into prose."""
     piece = text[a:b]
-    cuts = {m.start() for rule in (_ENUMERATION, _TABLE_ROW, _CODE_START) for m in rule.finditer(piece)}
+    cuts = {m.start() for rule in (_ENUMERATION, _CODE_START) for m in rule.finditer(piece)} | _table_rows(piece)
     cuts |= {m.start() for m in _STATEMENT.finditer(piece) if not _NOT_A_STATEMENT.search(piece, 0, m.start())}
-    cuts |= {m.end() for rule in (_ERROR_MESSAGE, _CALL_THEN_PROSE) for m in rule.finditer(piece)}
+    cuts |= {m.end() for m in _ERROR_MESSAGE.finditer(piece)} | {m.end() for m in _calls_then_prose(piece)}
     for m in _COMMENT.finditer(piece):   # a comment of code or English only that runs into Chinese prose
         prose = _TWO_CJK.search(piece, m.end())
         if prose and prose.start() - m.end() >= 5 and piece[prose.start() - 1] in ")]" \
@@ -140,6 +183,21 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _last_char(text: str, start: int, i: int) -> str:
+    """The last character of ``text[start:i]`` that is not white space ("" where none): what
+    ``text[start:i].rstrip()[-1:]`` is, without copying the paragraph so far at every line break."""
+    while i > start and text[i - 1].isspace():
+        i -= 1
+    return text[i - 1] if i > start else ""
+
+
+def _first_char(text: str, i: int, end: int) -> str:
+    """The first character of ``text[i:end]`` after spaces and tabs ("" where none)."""
+    while i < end and text[i] in " \t":
+        i += 1
+    return text[i] if i < end else ""
+
+
 def _sentence_ends(text: str, start: int, end: int) -> list[int]:
     """Offsets (exclusive) where a sentence ends inside the paragraph ``text[start:end]``."""
     cuts: list[int] = []
@@ -154,14 +212,16 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
             while j < end and text[j] in CLOSERS:
                 j += 1
             nxt = text[j] if j < end else ""
+            if ch == "." and not (nxt == "" or nxt.isspace() or _is_cjk(nxt)):
+                i += 1      # x.view, 3.14, a row of dots: not an end (decided before the word is read:
+                continue    # reading the word back at every dot of "....." was quadratic)
             if ch == ".":
                 word_start = i
                 while word_start > start and (text[word_start - 1].isascii() and not text[word_start - 1].isspace()):
                     word_start -= 1
                 word = text[word_start:i + 1].casefold()
                 prev = text[i - 1] if i > start else ""
-                if (not (nxt == "" or nxt.isspace() or _is_cjk(nxt))
-                        or word.endswith(ABBREVIATIONS) or (len(word) == 2 and prev.isupper())
+                if (word.endswith(ABBREVIATIONS) or (len(word) == 2 and prev.isupper())
                         or re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,2}\.", word.lstrip("([{\"'"))   # "2. ", "2.1. ": a number
                         or (j == i + 1 and nxt == " " and _is_cjk(text[j + 1:j + 2])
                             and re.search(r"[^\d.]\d{1,2}\.$", word))):   # "...(x)4. 实战": a heading
@@ -174,11 +234,9 @@ def _sentence_ends(text: str, start: int, end: int) -> list[int]:
             i = j
             continue
         elif ch == "\n" and not in_code:
-            before = text[start:i].rstrip()
-            after = text[i + 1:end].lstrip(" \t")
-            wraps = (before and (before[-1].isascii() and (before[-1].isalnum() or before[-1] in ",;:(-"))
-                     and after and after[0].isascii() and (after[0].islower() or after[0].isdigit()
-                                                          or after[0] in "(`"))
+            before, after = _last_char(text, start, i), _first_char(text, i + 1, end)
+            wraps = (before and (before.isascii() and (before.isalnum() or before in ",;:(-"))
+                     and after and after.isascii() and (after.islower() or after.isdigit() or after in "(`"))
             if not wraps:
                 cuts.append(i)
         i += 1

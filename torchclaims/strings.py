@@ -11,6 +11,7 @@ form: ``pytest ...`` and ``python -m torchclaims ...`` with the project's venv a
 """
 from __future__ import annotations
 
+import collections
 import errno
 import functools
 import os
@@ -153,6 +154,22 @@ def _glued(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def _cut_long(text: str, s: int, e: int, room: int, rest: int, lines: list) -> tuple[int, int]:
+    """A piece ``text[s:e]`` wider than ``room`` cut, as a last resort, into lines of as many
+    characters as fit (at least one), the lines after the first ``rest`` wide; the lines go to
+    ``lines``, and (start, room) of what is left is returned. The widths are counted once, as the
+    cut moves on (measuring what was left at every line was quadratic in a 2 MB word)."""
+    left = cell_width(text[s:e])
+    while left > room and e - s > 1:
+        used, cut = cell_width(text[s]), s + 1
+        while cut < e and used + cell_width(text[cut]) <= room:
+            used += cell_width(text[cut])
+            cut += 1
+        lines.append((s, cut))
+        s, room, left = cut, rest, left - used
+    return s, room
+
+
 def wrap_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
     """(start, end) in ``text`` of each line of ``wrap`` (lines after the first are ``indent``
     columns narrower): what a renderer that keeps styles (rich) slices by."""
@@ -162,26 +179,21 @@ def wrap_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
     for paragraph in text.split("\n"):
         spans = [(offset + m.start(), offset + m.end()) for m in _PIECES.finditer(paragraph)
                  if not m.group(0).isspace()]
-        queue = _glued(text, spans)
+        queue = collections.deque(_glued(text, spans))   # popped from the left: a 3 MB line stays linear
         start = end = None
         opening = True   # the paragraph's first line keeps its leading spaces (a label's indent)
         used, room = 0, width - (indent if lines else 0)
         while queue:
-            s, e = queue.pop(0)
+            s, e = queue.popleft()
             piece = text[s:e]
             if " " in piece and cell_width(piece) > width - indent:   # a glued command longer than a line
-                queue[:0] = [(s + m.start(), s + m.end()) for m in re.finditer(r"\S+", piece)]
+                queue.extendleft(reversed([(s + m.start(), s + m.end()) for m in re.finditer(r"\S+", piece)]))
                 continue
             if start is not None and used + cell_width(text[end:e]) > room:
                 lines.append((start, end))
                 start, used, room = None, 0, width - indent
             if start is None:
-                while cell_width(text[s:e]) > room and e - s > 1:   # longer than a whole line: cut, as a last resort
-                    cut = s + 1
-                    while cut < e and cell_width(text[s:cut + 1]) <= room:
-                        cut += 1
-                    lines.append((s, cut))
-                    s, room = cut, width - indent
+                s, room = _cut_long(text, s, e, room, width - indent, lines)
                 if opening and cell_width(text[offset:e]) <= room:
                     s = offset
                 start, used, opening = s, cell_width(text[s:e]), False

@@ -12,7 +12,7 @@ import tomllib
 
 from .. import catalog
 from . import stance
-from .normal import alternation, key, phrase_pattern, squeeze
+from .normal import alternation, key, longest_first, phrase_pattern, squeeze
 
 API_LIKE = re.compile(r"[._(]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 CONCEPTS = pathlib.Path(__file__).resolve().parent / "concepts.toml"
@@ -76,7 +76,7 @@ class Phrases:
     def __init__(self, phrases):
         self.phrases = list(phrases)
         # the alternation's order (normal.alternation), each phrase with its key
-        order = sorted(set(self.phrases), key=len, reverse=True)
+        order = longest_first(self.phrases)
         self._keyed = [(key(p.split("*")[0]), p) for p in order]
         self._pattern: re.Pattern | None = None
 

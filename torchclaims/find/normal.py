@@ -77,5 +77,12 @@ def squeeze(norm: str) -> str:
     return _SQUEEZE.sub("", norm)
 
 
+def longest_first(phrases) -> list[str]:
+    """The distinct phrases in the order an alternation tries them: longest first; of equal length,
+    a whole word before a prefix (``normalize`` before ``normaliz*``), then by the phrase itself.
+    The order is total, so a match never depends on a set's iteration order (PYTHONHASHSEED)."""
+    return sorted(set(phrases), key=lambda p: (-len(p), p.endswith("*"), p))
+
+
 def alternation(phrases) -> re.Pattern:
-    return re.compile("|".join(f"(?:{phrase_pattern(p)})" for p in sorted(set(phrases), key=len, reverse=True)))
+    return re.compile("|".join(f"(?:{phrase_pattern(p)})" for p in longest_first(phrases)))

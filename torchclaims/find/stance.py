@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .normal import is_cjk
+from .normal import is_cjk, longest_first
 from .words import words
 
 SCOPE = 14   # how far before a cue a negation may stand: CJK characters count 1, other characters 0.4
@@ -87,7 +87,7 @@ def _markers() -> tuple[re.Pattern | None, ...]:
     """The falsity, belief and myth markers (words.py), each list as one pattern of its literal
     words: a text holds one of them where the pattern finds one."""
     w = words()
-    return tuple(re.compile("|".join(re.escape(x) for x in sorted(set(markers), key=len, reverse=True)))
+    return tuple(re.compile("|".join(re.escape(x) for x in longest_first(markers)))
                  if markers else None for markers in (w.falsity, w.belief, w.myth))
 
 

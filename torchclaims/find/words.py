@@ -9,6 +9,8 @@ import pathlib
 import re
 import tomllib
 
+from .normal import longest_first
+
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -18,7 +20,7 @@ def _load(lang: str) -> dict:
 
 def _words(words, boundary: bool) -> str:
     """An alternation of words, longest first; English ones as whole words."""
-    parts = [r"\s+".join(map(re.escape, w.split())) for w in sorted(set(words), key=len, reverse=True)]
+    parts = [r"\s+".join(map(re.escape, w.split())) for w in longest_first(words)]
     body = "|".join(parts)
     return rf"(?<![a-z0-9_])(?:{body})(?![a-z0-9_])" if boundary else f"(?:{body})"
 
