@@ -31,10 +31,14 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 specs: setup
 	$(PY) -m pytest specs/
 
+# Two pytest workers a core: about half of the full run's wall time is spent waiting (commands run as
+# subprocesses, the browser, the GPU run's limits), not computing (docs/measurements.md).
+WORKERS ?= $(shell python3 -c 'import os; print(2 * (os.cpu_count() or 1))')
+
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m torchclaims check
-	$(PY) -m pytest specs/ tests/ --full -n auto --dist worksteal -p randomly --claims-report reports/last-run.json
+	$(PY) -m pytest specs/ tests/ --full -n $(WORKERS) --dist worksteal -p randomly --claims-report reports/last-run.json
 	$(PY) -m torchclaims mutants --fast
 
 # No specs, no end-to-end tests (marked e2e), no project-content checks (tests/content/): make test runs those.
