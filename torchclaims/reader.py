@@ -46,12 +46,6 @@ def kind(measured: dict, cid: str) -> str:
 
 # ---------------------------------------------------------------- placing the claims in the copy
 
-def segments(length: int, spans: list[tuple[int, int, str]], extra=()) -> list[tuple[int, int, list[str]]]:
-    """The text cut at every span boundary (and at ``extra``): (start, end, ids of the claims covering it)."""
-    return [(a, b, list(dict.fromkeys(cid for _, _, cid in covering)))
-            for a, b, covering in covered(length, spans, extra)]
-
-
 def covered(length: int, spans: list[tuple[int, int, str]], extra=()):
     """(start, end, the spans covering it, in ``spans``' order) of each piece of the text cut at every
     span boundary and at ``extra``. One sweep: a span is taken up where it starts and let go where

@@ -639,10 +639,11 @@ def _stamp(path: str) -> tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _head(path: str, size: int, mtime: int) -> tuple | None:
+def _head(path: str, stamp: tuple[int, int]) -> tuple | None:
     """(sort key, column name) of one report, or None for a broken one; kept per file version
     (size and modification time): choosing the installed torch's report and then the report
     itself read every report twice, a tenth of a second of each read and lint."""
+    del stamp   # only the cache's key: a file rewritten since is read again
     try:
         data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
         return (AXES.index(accelerator_of(data)), parse(data["torch"]), data["python"]), column_name(data)
@@ -656,7 +657,7 @@ def _chosen_report(paths: list[str], torch: str | None, strict: bool = False) ->
     exactly that release, or None."""
     heads = []
     for path in paths:
-        head = _head(path, *_stamp(path))
+        head = _head(path, _stamp(path))
         if head is None:
             return path      # a broken report: let the full check report it, in its words
         heads.append((*head, path))
