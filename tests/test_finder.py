@@ -259,3 +259,15 @@ def test_finder_eval_speed_reports_each_figure(monkeypatch):
     assert [(m.group(1), m.group(2), m.group(3)) for m in rows] == [
         ("read --format json", "1 KB", "2"), ("lint", "1 KB", "2"), ("read --format json", "10 KB", "1"), ("lint", "10 KB", "1")]
     assert lines[6:] == ["read --format json: 10 KB / 1 KB = 1.0x", "lint: 10 KB / 1 KB = 1.0x"]
+
+
+def test_phrases_are_tried_in_one_order_whatever_order_they_come_in():
+    """Equal-length phrases were ordered by a set's iteration (PYTHONHASHSEED): the order is now
+    total: longest first, a whole word before its prefix, then alphabetical."""
+    from torchclaims.find.normal import alternation, longest_first
+
+    phrases = ["normaliz*", "normalize", "detach", "no_grad", "data", "view"]
+    expected = ["normalize", "normaliz*", "no_grad", "detach", "data", "view"]
+    for shuffled in (phrases, phrases[::-1], sorted(phrases), phrases[3:] + phrases[:3]):
+        assert longest_first(shuffled) == expected, shuffled
+        assert alternation(shuffled).pattern == alternation(phrases).pattern, shuffled
