@@ -77,6 +77,10 @@ def _configure_hypothesis(config) -> None:
     if _hypothesis_ready:
         return
     _hypothesis_ready = True
+    # register_random (ours below, and trio's, run by hypothesis' entry points on import) runs a full
+    # collection and gc.get_referrers over every object the collector tracks: about 0.3 s of CPU with
+    # torch's heap in sight. What is imported by now lives as long as the run: freeze it first.
+    gc.freeze()
     from hypothesis import HealthCheck, register_random, settings
 
     # dev is the learner's quick run, rerun often and drawing afresh each time: 10 examples a

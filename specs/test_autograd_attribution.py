@@ -4,6 +4,10 @@ Source: 002 §6.3 (IntegratedGradients(model).attribute(input_tensor, target=0, 
 visualization.visualize_image_attr_multiple for the original image and a heat map).  Checked on
 tiny CPU models: the attributions against what torch computes (the model's outputs and weights),
 the drawing call on an Agg figure (``use_pyplot=False``, so no pyplot state is left behind).
+
+Marked slow (``--full``): the tests take 0.15 s, but importing captum and the matplotlib it draws
+with costs about 0.5 s of CPU, a twentieth of the learner's quick run (docs/measurements.md); the
+import waits for the first test that runs, so the quick run never pays it.
 """
 import pytest
 import torch
@@ -11,9 +15,19 @@ from torch import nn
 
 from torchclaims.optional import need
 
-captum_attr = need("captum.attr")
-need("matplotlib")
-from captum.attr import IntegratedGradients, visualization as viz
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def IntegratedGradients():
+    need("matplotlib")
+    return need("captum.attr").IntegratedGradients
+
+
+@pytest.fixture(scope="module")
+def viz():
+    need("matplotlib")
+    return need("captum.attr").visualization
 
 
 def _cnn():
@@ -28,7 +42,7 @@ def _image():
 
 
 @pytest.mark.claim("autograd.captum-integrated-gradients")
-def test_integrated_gradients_are_complete_on_a_small_cnn():
+def test_integrated_gradients_are_complete_on_a_small_cnn(IntegratedGradients):
     """Material: IntegratedGradients(model).attribute(x, target=0, n_steps=50) attributes the
     prediction to the pixels.  True: one attribution per input value, summing to
     F(x)[0] - F(baseline)[0] (completeness), with a small convergence delta."""
@@ -44,7 +58,7 @@ def test_integrated_gradients_are_complete_on_a_small_cnn():
 
 
 @pytest.mark.claim("autograd.captum-integrated-gradients")
-def test_integrated_gradients_of_a_linear_model_are_input_times_weight():
+def test_integrated_gradients_of_a_linear_model_are_input_times_weight(IntegratedGradients):
     """True: for f(x) = W x + b the path integral is exact: attribution = (x - 0) * W[target]."""
     torch.manual_seed(0)
     model = nn.Linear(6, 3).double()
@@ -55,7 +69,7 @@ def test_integrated_gradients_of_a_linear_model_are_input_times_weight():
 
 
 @pytest.mark.claim("autograd.captum-integrated-gradients")
-def test_image_visualizer_draws_hwc_arrays():
+def test_image_visualizer_draws_hwc_arrays(IntegratedGradients, viz):
     """True: visualize_image_attr_multiple draws the original image and a heat map from
     (H, W, C) arrays, i.e. after permute(1, 2, 0)."""
     model, x = _cnn(), _image()
@@ -68,7 +82,7 @@ def test_image_visualizer_draws_hwc_arrays():
 
 
 @pytest.mark.claim("autograd.captum-integrated-gradients")
-def test_image_visualizer_refuses_channels_first_arrays():
+def test_image_visualizer_refuses_channels_first_arrays(IntegratedGradients, viz):
     """Material: pass attr.squeeze() and input_tensor.squeeze() (channels first) to the visualizer.
     True: squeeze keeps (3, H, W), and matplotlib refuses that shape for image data."""
     model, x = _cnn(), _image()
@@ -83,7 +97,7 @@ def test_image_visualizer_refuses_channels_first_arrays():
 
 @pytest.mark.claim("autograd.captum-integrated-gradients", as_written=True,
                    raises=TypeError, match="Invalid shape")
-def test_as_written_visualize_the_squeezed_tensors():
+def test_as_written_visualize_the_squeezed_tensors(IntegratedGradients, viz):
     """Material: viz.visualize_image_attr_multiple(attr.squeeze().cpu().detach().numpy(),
     input_tensor.squeeze().cpu().numpy(), ...) draws the original image and the heat map."""
     model, input_tensor = _cnn(), _image()

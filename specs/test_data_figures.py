@@ -146,6 +146,9 @@ def _normalized_cifar_like_image() -> np.ndarray:
     return out.permute(1, 2, 0).numpy()
 
 
+# The three imshow specs are slow (--full): drawing needs matplotlib, whose first import costs about
+# 0.3 s of CPU, a thirtieth of the learner's quick run, for this one claim (docs/measurements.md).
+@pytest.mark.slow
 @pytest.mark.claim("data.imshow-normalized-black")
 def test_imshow_clips_a_normalized_image_to_0_1_instead_of_blacking_it_out():
     """Material: plt.imshow of a normalized tensor is all black (out-of-range values cut to 0).
@@ -171,6 +174,7 @@ def test_imshow_clips_a_normalized_image_to_0_1_instead_of_blacking_it_out():
     assert (drawn == 255).all(axis=2).any(), "no pixel was clipped to white"
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.imshow-normalized-black")
 def test_imshow_of_the_denormalized_image_shows_the_original_pixels():
     """Material: denormalize before plt.imshow.
@@ -186,6 +190,7 @@ def test_imshow_of_the_denormalized_image_shows_the_original_pixels():
     assert np.abs(drawn.astype(float) - expected).max() <= 1, "the denormalized image drew other pixels than the original"
 
 
+@pytest.mark.slow
 @pytest.mark.claim("data.imshow-normalized-black", as_written=True)
 def test_as_written_imshow_of_a_normalized_image_is_all_black():
     """Material: plt.imshow of the normalized tensor shows an all-black picture."""

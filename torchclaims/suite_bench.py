@@ -10,7 +10,7 @@ after one warm-up run of each that is not counted (it fills the OS file cache, a
 of rewritten test modules). For each run: the wall time, the CPU time of the command and its
 children, and the exit status (a quick run that fails makes the figures invalid; it is reported).
 The report gives each command's median, the ratio of the medians (the figure quoted against the
-3.0x target), the ratio of each pair, the 1-minute load average before and after, and the CPU
+2.5x target), the ratio of each pair, the 1-minute load average before and after, and the CPU
 other processes took during the measurement (``/proc/stat`` minus the commands' own), so a figure
 measured on a busy machine says so. Markdown to standard output, or written whole to ``-o PATH``
 (a temporary file beside it, then renamed); nothing is written without ``-o``. Bad arguments: one
@@ -37,7 +37,7 @@ from .measure import machine_busy_s
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BARE = [sys.executable, "-c", "import torch, torchvision"]
 QUICK = [sys.executable, "-m", "pytest", "specs/"]
-TARGET = 3.0
+TARGET = 2.5   # issue #40: the quick run within 2.5 times the import of torch and torchvision
 BUSY_CORES = 0.25  # others' CPU above this (cores, on average) marks the figures as measured on a busy machine
 
 
