@@ -7,6 +7,7 @@ normalized tensor is black).  Throughput is measured by benchmarks/bench_data.py
 asserted here; these specs check what the figures rest on: which processes load, how batches
 travel, what the loader's settings are, what matplotlib draws.
 """
+import functools
 import logging
 import multiprocessing
 import os
@@ -92,6 +93,7 @@ def test_as_written_four_workers_accumulate_over_epochs():
 
 # --- prefetch_factor=2 ---------------------------------------------------------------------
 
+@functools.cache   # two specs ask for the same loaders: each starts two worker processes once
 def _first_requests(**kwargs) -> tuple[int, int]:
     """(loader.prefetch_factor, index batches handed to the workers when an epoch starts)."""
     loader = DataLoader(Pids(64), batch_size=4, num_workers=2, timeout=WORKER_TIMEOUT, **kwargs)

@@ -5,6 +5,7 @@ Sources: 002 §2.3, §4.2; 003 §2.2, §3.4, §4.2, §5.2; 004 §4.3; 000 §4.2.
 with workers is small and bounded by ``timeout=``; every spec checks that no worker
 process outlives it.  Throughput and memory figures are measured in bench_data.py.
 """
+import functools
 import gc
 import inspect
 import os
@@ -180,14 +181,15 @@ def test_getitem_exception_in_a_worker_is_reraised_with_the_worker_named():
 
 # --- randomness and worker count ---------------------------------------------------------
 
-def _batches(num_workers, seed=0, pin_memory=False):
+@functools.cache   # a truth spec and its as-written twin read the same loaders: their workers start once
+def _batches(num_workers, seed=0, pin_memory=False) -> tuple[torch.Tensor, ...]:
     ds = TensorDataset(torch.arange(40).view(20, 2))
     loader = DataLoader(ds, batch_size=3, shuffle=True, num_workers=num_workers, pin_memory=pin_memory,
                         generator=torch.Generator().manual_seed(seed),
                         timeout=WORKER_TIMEOUT if num_workers else 0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # pin_memory without an accelerator warns
-        return [b[0] for b in loader]
+        return tuple(b[0] for b in loader)
 
 
 @pytest.mark.claim("data.num-workers-affects-results")

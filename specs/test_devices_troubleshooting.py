@@ -6,6 +6,8 @@ Sources: 002 §5.1, 003 §5.1 (CUDA out of memory: pin_memory, no_grad, num_work
 000 §4.2 (BrokenPipeError from forked workers and CUDA).  Memory is counted in bytes that
 autograd saves, which is what a training step keeps on whatever device it runs.
 """
+import functools
+
 import pytest
 import torch
 from torch import nn
@@ -31,6 +33,7 @@ def _step_bytes(batch, grad=True) -> int:
     return saved
 
 
+@functools.cache   # a truth spec and its as-written twin read the same loaders: their workers start once
 def _batch_from_loader(workers: int, batch_size: int = 8) -> torch.Tensor:
     torch.manual_seed(0)
     ds = TensorDataset(torch.randn(16, 3, 16, 16))
