@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from torchclaims import catalog, find
+from torchclaims import catalog, files, find
 from torchclaims.find import cues, decide, features
 
 Cues = catalog.Cues
@@ -239,6 +239,29 @@ def test_cue_phrases_compile_once_per_process(monkeypatch):
     again = find.Finder(claims).find(text)
     assert again == first
     assert compiled == [], f"compiled again: {compiled[:3]}"
+
+
+def test_a_pattern_built_from_its_kept_code_is_the_compiled_pattern(tmp_path, monkeypatch):
+    """Material: none (tooling).  True: the code build/cache/ keeps for a cue pattern builds the
+    pattern re.compile makes (same flags and code, same matches), and a damaged entry is compiled again."""
+    monkeypatch.setattr(files, "CODE_CACHE", tmp_path)
+    files._codes.cache_clear()
+    try:
+        patterns = [find.phrase_pattern(p) for p in ("num_workers", "pin memory", "深拷贝", "normaliz*", "more workers* is better")]
+        first = [files.compile_kept(p) for p in patterns]
+        files._save_codes()
+        assert list(tmp_path.glob("re-*.marshal")), "the code is kept"
+        files._codes.cache_clear()
+        kept, _ = files._codes()
+        assert set(patterns) <= set(kept)
+        kept[patterns[1]] = (0, [1, 2, 3], 0, {}, (None,))   # damaged: the engine refuses it
+        again = [files.compile_kept(p) for p in patterns]
+        text = "set num-workers=4 and pin_memory; 深拷贝 normalizes; more workers is better"
+        for p, a, b in zip(patterns, first, again):
+            assert a == b == re.compile(p)
+            assert [m.span() for m in a.finditer(text)] == [m.span() for m in re.compile(p).finditer(text)]
+    finally:
+        files._codes.cache_clear()
 
 
 def test_finder_eval_speed_reports_each_figure(monkeypatch):

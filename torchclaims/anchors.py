@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import hashlib
+import itertools
 import os
 import pathlib
 import re
@@ -79,13 +80,14 @@ def normalise(text: str) -> tuple[str, list[int]]:
     simple = _T2S.convert(text) if any(ord(ch) > 0x2e7f for ch in text) else text
     if len(simple) == len(text):
         text = simple
-    out: list[str] = []
-    where: list[int] = []
-    for i, ch in enumerate(text):
-        for c in _fold(ch):
-            out.append(c)
-            where.append(i)
-    return "".join(out), where
+    folded = {ch: _fold(ch) for ch in set(text)}   # each distinct character folded once
+    pieces = list(map(folded.__getitem__, text))
+    lengths = list(map(len, pieces))
+    if max(lengths, default=0) <= 1:   # no character folds to several: the kept ones' indices
+        where = list(itertools.compress(range(len(text)), lengths))
+    else:
+        where = [i for i, n in enumerate(lengths) for _ in range(n)]
+    return "".join(pieces), where
 
 
 def digest(norm: str) -> str:
@@ -307,12 +309,16 @@ class Placed:
 class Copy:
     """A reader's copy of a document, normalised once and indexed by k-gram hash."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, wanted: set[int] | None = None):
+        """``wanted``: the only k-gram hashes find() will look up (the anchors'), the only ones indexed."""
         self.text = text
         self.norm, self.where = normalise(text)
         self.index: dict[int, list[int]] = collections.defaultdict(list)
-        for i, h in enumerate(_gram_hashes(self.norm)):
-            self.index[h].append(i)
+        hashes = _gram_hashes(self.norm)
+        positions = range(len(hashes)) if wanted is None else \
+            itertools.compress(range(len(hashes)), map(wanted.__contains__, hashes))
+        for i in positions:
+            self.index[hashes[i]].append(i)
 
     def _orig(self, start: int, length: int) -> tuple[int, int]:
         """Where a normalised stretch lies in the copy, with the opening quotes and brackets just
@@ -331,8 +337,11 @@ class Copy:
             for pos in self.index.get(h, ()):
                 if pos >= offset:
                     votes[pos - offset] += 1
+        # where the span is, each of its fingerprints (make_anchor took them from the same text)
+        # votes for it: only a place with all of them is hashed
+        need = len(anchor.grams)
         hits = [start for start in sorted(votes)
-                if digest(self.norm[start:start + anchor.length]) == anchor.sha]
+                if votes[start] >= need and digest(self.norm[start:start + anchor.length]) == anchor.sha]
         if hits:
             return [self._orig(start, anchor.length) for start in hits], ""
         if not anchor.grams:
@@ -344,7 +353,7 @@ class Copy:
 
 
 def place(text: str, anchors: list[Anchor]) -> Placed:
-    copy = Copy(text)
+    copy = Copy(text, {h for anchor in anchors for _, h in anchor.grams})
     result = Placed([], [])
     for anchor in anchors:
         spans, why = copy.find(anchor)

@@ -638,17 +638,48 @@ def _stamp(path: str) -> tuple[int, int]:
     return stat.st_size, stat.st_mtime_ns
 
 
+HEADS_CACHE = catalog.ROOT / "build" / "cache" / "report-heads.json"   # build/ is ignored by git
+
+
+@functools.cache
+def _stored_heads() -> dict:
+    """The heads build/cache/ keeps: path -> [size, mtime_ns, [axis, torch, python, column]], the
+    head None for a broken report."""
+    try:
+        stored = json.loads(HEADS_CACHE.read_text(encoding="utf-8"))
+        return stored if isinstance(stored, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
 @functools.lru_cache(maxsize=256)
 def _head(path: str, stamp: tuple[int, int]) -> tuple | None:
     """(sort key, column name) of one report, or None for a broken one; kept per file version
-    (size and modification time): choosing the installed torch's report and then the report
-    itself read every report twice, a tenth of a second of each read and lint."""
-    del stamp   # only the cache's key: a file rewritten since is read again
+    (size and modification time), in the process and in build/cache/: choosing the installed
+    torch's report read every report (half a megabyte each), a tenth of a second of each read and lint."""
+    stored = _stored_heads()
+    entry = stored.get(path)
+    if isinstance(entry, list) and len(entry) == 3 and entry[:2] == list(stamp):
+        head = entry[2]
+        try:
+            return None if head is None else ((head[0], parse(head[1]), head[2]), head[3])
+        except (ValueError, KeyError, TypeError, IndexError):
+            pass
     try:
         data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-        return (AXES.index(accelerator_of(data)), parse(data["torch"]), data["python"]), column_name(data)
+        head = (AXES.index(accelerator_of(data)), parse(data["torch"]), data["python"]), column_name(data)
+        kept = [head[0][0], data["torch"], data["python"], head[1]]
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        return None
+        head = kept = None
+    stored[path] = [*stamp, kept]
+    for gone in [p for p in stored if not os.path.isfile(p)]:   # reports since deleted (a test's)
+        del stored[gone]
+    try:
+        HEADS_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(HEADS_CACHE, json.dumps(stored))
+    except (OSError, TypeError, ValueError):
+        pass    # a read-only checkout (or a head JSON cannot hold): read each time
+    return head
 
 
 def _chosen_report(paths: list[str], torch: str | None, strict: bool = False) -> str | None:

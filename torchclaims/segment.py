@@ -34,39 +34,41 @@ import bisect
 import dataclasses
 import re
 
+from .files import compile_kept
+
 LONG = 160  # characters: a unit longer than this is cut at its soft marks
 ENDS = "。！？!?"
 CLOSERS = "\"'”’」』）)]】》"
 ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "fig.", "eq.", "no.", "approx.", "resp.")
 
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}\s")
-_UNDERLINE = re.compile(r"^[ \t]*(=+|-+|~+|\^+|\*+)[ \t]*$")
-_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
-_INLINE_SECTION = re.compile(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
-_SOFT = re.compile(r"[，、：；;]|——")
-_RUN_HEADING = re.compile(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.(?:\d{1,2})? (?!节)[\u4e00-\u9fffA-Za-z])"
-                          r"|(?<=[a-z])(?=\d\. [\u4e00-\u9fff])")   # "...return model6. 进阶": a top-level heading
-_CHECK_ITEM = re.compile(r"(?<=[^\s#])(?<!# )(?=[✅❌] ?[^\s])")   # "解决✅ 用...❌ 避免...": one item each
-_COMMENT = re.compile(r"(?:^|(?<=\s))#\s")
+_FENCE = compile_kept(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = compile_kept(r"^[ \t]{0,3}#{1,6}\s")
+_UNDERLINE = compile_kept(r"^[ \t]*(=+|-+|~+|\^+|\*+)[ \t]*$")
+_ITEM = compile_kept(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
+_CJK = compile_kept(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+_INLINE_SECTION = compile_kept(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
+_SOFT = compile_kept(r"[，、：；;]|——")
+_RUN_HEADING = compile_kept(r"(?<=[\u4e00-\u9fff”」）)A-Z])(?=\d{1,2}\.(?:\d{1,2})? (?!节)[\u4e00-\u9fffA-Za-z])"
+                            r"|(?<=[a-z])(?=\d\. [\u4e00-\u9fff])")   # "...return model6. 进阶": a top-level heading
+_CHECK_ITEM = compile_kept(r"(?<=[^\s#])(?<!# )(?=[✅❌] ?[^\s])")   # "解决✅ 用...❌ 避免...": one item each
+_COMMENT = compile_kept(r"(?:^|(?<=\s))#\s")
 # after a comment's Chinese text: a space, then a statement (a name followed by a call, an index,
 # an attribute, an assignment or another name: "model(x)", "total_loss loss.item()"), or the next
 # comment; after English text, only a call on a module-like name, with the name it is assigned to
 # ("... CHW transforms.Normalize(", "... relu out self.layer1(out)"; not "... outputs y.backward(")
-_COMMENT_END = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[,]| ?=| [A-Za-z_\d(\[-])|#\s)"
-                          r"|(?<=[A-Za-z0-9)\]]) (?=(?:[A-Za-z_][A-Za-z0-9_]* )?[A-Za-z_][A-Za-z0-9_]+\.[A-Za-z0-9_.]*\()")
+_COMMENT_END = compile_kept(r"(?<=[\u4e00-\u9fff]) (?=[A-Za-z_][A-Za-z0-9_.]*(?:[(\[,]| ?=| [A-Za-z_\d(\[-])|#\s)"
+                            r"|(?<=[A-Za-z0-9)\]]) (?=(?:[A-Za-z_][A-Za-z0-9_]* )?[A-Za-z_][A-Za-z0-9_]+\.[A-Za-z0-9_.]*\()")
 # code that starts right after the Chinese text introducing it ("完整代码import torch", "重构如下class Net(")
-_CODE_START = re.compile(r"(?<=[\u4e00-\u9fff])(?=(?:from [\w.]+ import|import [\w.]+|class \w+[(:]|def \w+\()\s?)")
-_ENUMERATION = re.compile(r"(?<=[\u4e00-\u9fff)A-Za-z])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
+_CODE_START = compile_kept(r"(?<=[\u4e00-\u9fff])(?=(?:from [\w.]+ import|import [\w.]+|class \w+[(:]|def \w+\()\s?)")
+_ENUMERATION = compile_kept(r"(?<=[\u4e00-\u9fff)A-Za-z])(?=第[二三四五六七八九十](?![章节])|[一二三四五六七八九十]级是)")
 # a table row: a version number right after a label ("实验性1.10.2"), a label that calls
 # something right after the previous row's last figure ("18.20torch.compile(mode...)"), or
 # whatever follows a row's star rating ("★★★☆☆")
-_TABLE_ROW = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
-                        r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()"
-                        r"|(?<=[★☆])(?=[^★☆\s])")   # after a row's star rating
+_TABLE_ROW = compile_kept(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})"
+                          r"|(?<=\d)(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]*\()"
+                          r"|(?<=[★☆])(?=[^★☆\s])")   # after a row's star rating
 # its first and last rules (the second is _table_rows' own reading of it)
-_TABLE_ROW_PLAIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})|(?<=[★☆])(?=[^★☆\s])")
+_TABLE_ROW_PLAIN = compile_kept(r"(?<=[\u4e00-\u9fff])(?=\d{1,2}\.\d{1,2}\.\d{1,2})|(?<=[★☆])(?=[^★☆\s])")
 
 
 # where code lost its line breaks: a statement that starts after a file name or after other code
@@ -79,23 +81,23 @@ _STATEMENT = re.compile(r"(?<=\.py)(?=(?:import|from) [A-Za-z_])"
                         r"|(?<=[”」])(?=[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\()"
                         r"|(?<=[\u4e00-\u9fff])(?=[A-Za-z_][A-Za-z0-9_]* [A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_.]+\()", re.ASCII)
 # a quoted error message that runs into the Chinese text after it ("...for scalar outputs正确做法")
-_ERROR_MESSAGE = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception|Warning): [^\u4e00-\u9fff]{10,}?(?=[\u4e00-\u9fff]{2})")
+_ERROR_MESSAGE = compile_kept(r"\b[A-Z][A-Za-z]*(?:Error|Exception|Warning): [^\u4e00-\u9fff]{10,}?(?=[\u4e00-\u9fff]{2})")
 # a long call (30 characters or more, arguments and all) that runs into Chinese prose ("...joinTrue)关键纪律"),
 # not into the rest of its own sentence ("torch.save(...)的完整格式")
-_CALL_THEN_PROSE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\((?:[^()]|\([^()]*\)){24,}\)(?=[\u4e00-\u9fff]{4})(?![的是后中时])")
+_CALL_THEN_PROSE = compile_kept(r"[A-Za-z_][A-Za-z0-9_.]*\((?:[^()]|\([^()]*\)){24,}\)(?=[\u4e00-\u9fff]{4})(?![的是后中时])")
 # "from x | import y" is one statement, and "python -c | import torch" one shell command
-_NOT_A_STATEMENT = re.compile(r"(?:from [A-Za-z_][A-Za-z0-9_.]*|python3? -c) ?$")
-_CALL_END = re.compile(r"\)(?=[\u4e00-\u9fff])(?![的是后中时])")   # not into its own sentence
-_TWO_CJK = re.compile(r"[\u4e00-\u9fff]{2}")
+_NOT_A_STATEMENT = compile_kept(r"(?:from [A-Za-z_][A-Za-z0-9_.]*|python3? -c) ?$")
+_CALL_END = compile_kept(r"\)(?=[\u4e00-\u9fff])(?![的是后中时])")   # not into its own sentence
+_TWO_CJK = compile_kept(r"[\u4e00-\u9fff]{2}")
 
 
-_NAME_RUN = re.compile(r"[A-Za-z0-9_.]+")
-_NAME_HEAD = re.compile(r"[A-Za-z_]")
+_NAME_RUN = compile_kept(r"[A-Za-z0-9_.]+")
+_NAME_HEAD = compile_kept(r"[A-Za-z_]")
 
 
-_WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
-_DIGIT = re.compile(r"\d")
-_NAME_START = re.compile(r"[A-Za-z_]")
+_WORD_RUN = compile_kept(r"[A-Za-z0-9_]+")
+_DIGIT = compile_kept(r"\d")
+_NAME_START = compile_kept(r"[A-Za-z_]")
 
 
 def _table_rows(piece: str) -> set[int]:

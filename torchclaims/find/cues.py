@@ -11,6 +11,7 @@ import re
 import tomllib
 
 from .. import catalog
+from ..files import compile_kept
 from . import stance
 from .normal import alternation, key, longest_first, phrase_pattern, squeeze
 
@@ -60,7 +61,7 @@ def compiled_phrase(phrase: str) -> re.Pattern:
     need it and kept for the process: the same phrase in several claims or concepts compiles once."""
     pattern = _COMPILED.get(phrase)
     if pattern is None:
-        pattern = _COMPILED[phrase] = re.compile(phrase_pattern(phrase))
+        pattern = _COMPILED[phrase] = compile_kept(phrase_pattern(phrase))
     return pattern
 
 

@@ -25,6 +25,7 @@ SHOWN = 0.5      # marks below this confidence are shown with --all only
 KEEP = 0.25      # below this a candidate is no mark at all, not even a mention
 RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on the same passage is hidden
 WINDOW = 3       # units in a passage, at most
+CHUNK = 128      # units whose similarities are computed at once (similar.Index.scores_many)
 TOP = 10         # the most similar claims that become candidates
 SIM_MIN = 0.12   # ... when at least this similar
 UNSURE = (0.25, 0.75)   # without a full cue match, a stance probability inside this is no stance: a mention
@@ -124,6 +125,8 @@ class Finder:
         # a list's lead-in is the context of each item: what it names, and which claims' unless
         # phrases veto it, are found once per context, not once per item
         by_context: dict[str, tuple[str, set[str], dict[str, bool]]] = {}
+        claim_ids = self.index.claims
+        chunk_end, row_of = 0, {}
         for i, unit in enumerate(units):
             if progress and i % 500 == 0:
                 progress(unit.start, len(text))
@@ -131,13 +134,24 @@ class Finder:
                 continue
             alone = says_something(norms[i])   # else the unit only starts a window of two or three
             norm = norms[i]
-            # a code line states through its comment: its likeness is the comment's
-            said = normal(comment_of(text[unit.start:unit.end]) or "") if unit.kind == "code" else norm
-            sim_as, sim_ds = self.index.scores(said)
-            sims = numpy.maximum(sim_as, sim_ds)
-            order = numpy.argsort(-sims, kind="stable")
-            top = [(float(sims[k]), self.index.claims[k]) for k in order[:TOP + 1].tolist()]
+            if i >= chunk_end:   # the similarities of the next CHUNK units, computed at once
+                chunk_end = i + CHUNK
+                chunk = [j for j in range(i, min(chunk_end, len(units))) if states[j]]
+                row_of = {j: r for r, j in enumerate(chunk)}
+                # a code line states through its comment: its likeness is the comment's
+                sim_as_c, sim_ds_c = self.index.scores_many(
+                    [normal(comment_of(text[units[j].start:units[j].end]) or "") if units[j].kind == "code"
+                     else norms[j] for j in chunk])
+                sims_c = numpy.maximum(sim_as_c, sim_ds_c)
+                order_c = numpy.argsort(-sims_c, axis=1, kind="stable")
+                descending_c = -numpy.take_along_axis(sims_c, order_c, axis=1)   # each row's -sims, ascending
+                tops_c = numpy.take_along_axis(sims_c, order_c[:, :TOP + 1], axis=1).tolist()
+                top_ids_c = order_c[:, :TOP + 1].tolist()
+            r = row_of[i]
+            sim_as, sim_ds = sim_as_c[r], sim_ds_c[r]
+            top = [(s, claim_ids[k]) for s, k in zip(tops_c[r], top_ids_c[r])]
             ranked = top[:TOP]
+            descending = None
             if ctx[i].context not in by_context:
                 context = normal(ctx[i].context) if ctx[i].context else ""
                 by_context[ctx[i].context] = (context, self._named(squeeze(context)) if context else set(), {})
@@ -145,10 +159,6 @@ class Finder:
             named = self._named(squeeze(norm))
             cands = named | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
             cands |= named_context
-            question = norm.rstrip().endswith(("?", "？"))
-            hedge = bool(w.hedge.search(norm))
-            parity = negations(norm) % 2 == 1
-            reported = reported_anywhere(norm)
             found = {}
             for cid in sorted(cands):
                 if cid not in named and cid not in named_context:
@@ -157,6 +167,7 @@ class Finder:
                     continue
                 compiled = self.claim(cid)
                 hit, width, via = None, 1, False
+                vetoed = False   # whether the unit alone is vetoed: the window's first text is the unit
                 for span in range(1, WINDOW + 1):
                     j = i + span - 1
                     if j >= len(units) or units[j].block != unit.block or units[j].kind != unit.kind:
@@ -165,6 +176,7 @@ class Finder:
                         continue
                     joined = " ".join(norms[i:j + 1])
                     if compiled.vetoed(joined):
+                        vetoed = span == 1
                         break
                     h = compiled.hit(joined)
                     if span == 1 and alone:
@@ -176,21 +188,35 @@ class Finder:
                     h = compiled.hit(context + " : " + norm)
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
-                if compiled.vetoed(norm) or (not alone and (hit is None or width == 1)):
+                if vetoed or (not alone and (hit is None or width == 1)):
                     continue
                 found[cid] = (hit, width, via)
+            if not found:
+                continue
+            question = norm.rstrip().endswith(("?", "？"))
+            hedge = bool(w.hedge.search(norm))
+            parity = negations(norm) % 2 == 1
+            reported = reported_anywhere(norm)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
+            kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+            top10 = {c for _, c in top[:10]}
             for cid, (hit, width, via) in found.items():
                 k = self.slot[cid]
                 sim_a, sim_d = float(sim_as[k]), float(sim_ds[k])
                 sim = max(sim_a, sim_d)
-                rank = int(numpy.count_nonzero(sims > sim))
-                best_other = next((s for s, c in top if c != cid), 0.0)
-                rivals = sum(1 for s, c in top[:10] if c != cid and s >= sim - 0.05)
+                if descending is None:
+                    descending = descending_c[r].tolist()
+                rank = bisect.bisect_left(descending, -sim)   # the claims more similar than this one
+                # the most similar other claim's similarity (the claims in top are distinct)
+                best_other = top[0][0] if top and top[0][1] != cid else (top[1][0] if len(top) > 1 else 0.0)
+                # the claims of the ten most similar within 0.05 of this one (top[:10] is descending[:10]
+                # negated), this one apart
+                rivals = bisect.bisect_right(descending, -(sim - 0.05), 0, len(top10)) - (cid in top10)
                 end = units[i + width - 1].end
-                kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+                # another claim's cues all matched here
+                elsewhere = len(fully) > (cid in fully)
                 make = features.makes(hit, via, width, sim, rank, best_other, rivals, kind, question, hedge,
-                                      end - unit.start, bool(fully - {cid}) and not (hit and hit.full))
+                                      end - unit.start, elsewhere and not (hit and hit.full))
                 deny = features.denies(hit, parity, hit.contrary if hit else 0, sim_a, sim_d, reported,
                                        self.cues[cid].negated)
                 yield Candidate(cid, unit.start, end, make, deny, question, hit, hit.evidence if hit else 0)
@@ -200,7 +226,7 @@ class Finder:
         raw = []
         for c in self.each_candidate(text, sentences, progress, markdown):
             p = self.model.makes(c.makes)
-            if p < KEEP and c.hit is None:
+            if p < KEEP:   # no mark: a mention's min(p, SHOWN - 0.01) below is under KEEP only where p is
                 continue
             q = self.model.denies(c.denies)
             # where every cue group matched, the cues' positions decide (negation scope, reported
@@ -215,8 +241,6 @@ class Finder:
             why = (f"{c.hit.why}; " if c.hit else "") + f"p={p:.2f} ({self.model.makes.explain(c.makes)})"
             if stance != "mentions":
                 why += f"; denies p={q:.2f} ({self.model.denies.explain(c.denies)})"
-            if p < KEEP:
-                continue
             sure = q if stance == "denies" else 1 - q
             raw.append(Mark(c.claim, c.start, c.end, stance, min(p, 0.99), why, c.evidence, sure))
         return resolve(raw)

@@ -71,12 +71,22 @@ class LeaveSelfOut(similar.Index):
         self.norms = [normal(t) for _, _, t, _ in texts]
         self.example = [is_example for *_, is_example in texts]
 
-    def scores(self, norm: str):
-        acc = self.cosines(norm)
+    def _leave_out(self, norm: str, acc) -> None:
         key = norm.strip()
         for i, (text, is_example) in enumerate(zip(self.norms, self.example)):
             if is_example and key and key in text:
                 acc[i] = 0.0
+
+    def scores(self, norm: str):
+        acc = self.cosines(norm)
+        self._leave_out(norm, acc)
+        return self.best(acc)
+
+    def scores_many(self, norms: list[str]):
+        """scores() of each passage, as the finder asks for them (similar.Index.scores_many)."""
+        acc = self.cosines_many(norms)
+        for row, norm in enumerate(norms):
+            self._leave_out(norm, acc[row])
         return self.best(acc)
 
 

@@ -25,12 +25,13 @@ _CJK = re.compile(r"[\u3400-\u9fff]+")
 
 
 def grams(norm: str) -> collections.Counter:
-    out: collections.Counter = collections.Counter()
-    for m in _LATIN.finditer(norm):
-        out.update(_word_grams(m.group(0)))
-    for m in _CJK.finditer(norm):
-        out.update(_run_grams(m.group(0)))
-    return out
+    # every n-gram in order (Latin runs, then CJK runs), counted at once
+    every: list[str] = []
+    for word in _LATIN.findall(norm):
+        every += _word_grams(word)
+    for run in _CJK.findall(norm):
+        every += _run_grams(run)
+    return collections.Counter(every)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -94,12 +95,18 @@ class Index:
         index.claims = meta["claims"]
         index.size = len(index.owner)
         index.slot = data["slot"]
-        ends = numpy.cumsum(data["lengths"]).tolist()
-        idx, weight = data["idx"], data["weight"]
-        starts = [0] + ends[:-1]
-        index.postings = {g: (idx[a:b], weight[a:b]) for g, a, b in zip(meta["grams"], starts, ends)}
-        index._flat(meta["grams"], idx, weight, starts, data["lengths"].tolist())
+        lengths = data["lengths"].tolist()
+        starts = list(itertools.accumulate([0] + lengths[:-1])) if lengths else []
+        index._flat(meta["grams"], data["idx"], data["weight"], starts, lengths)
         return index
+
+    def __getattr__(self, name: str):
+        # an index read from the cache has its postings in the flat arrays only (a read needs no
+        # more); the per n-gram view is made when something asks for it
+        if name != "postings" or "_at" not in self.__dict__:
+            raise AttributeError(name)
+        self.postings = {g: (self._idx[a:a + n], self._weight[a:a + n]) for g, (a, n) in self._at.items()}
+        return self.postings
 
     def _flat(self, grams: list[str], idx: numpy.ndarray, weight: numpy.ndarray, starts: list[int],
               lengths: list[int]) -> None:
@@ -155,22 +162,54 @@ class Index:
         weights = self._weight[where] * numpy.repeat(numpy.array([w for _, w in hits]), lengths)
         return numpy.bincount(self._idx[where], weights=weights, minlength=self.size)
 
+    def cosines_many(self, norms: list[str]) -> numpy.ndarray:
+        """cosines() of each passage, as the rows of one array: one weighted bincount over the
+        postings of them all, each row's bin offset by its row, so that each cell sums the same
+        products in the same order as cosines() of its passage alone (the same floating-point sum)."""
+        at = self._at
+        starts: list[int] = []
+        lengths: list[int] = []
+        weights: list[float] = []
+        rows: list[int] = []
+        for row, norm in enumerate(norms):
+            vec = self._weights(grams(norm))
+            found = [g for g in vec if g in at]
+            if found:
+                spans = list(map(at.__getitem__, found))
+                starts += [a for a, _ in spans]
+                lengths += [n for _, n in spans]
+                weights += map(vec.__getitem__, found)
+                rows += [row * self.size] * len(found)
+        if not starts:
+            return numpy.zeros((len(norms), self.size))
+        length = numpy.array(lengths, dtype=numpy.int64)
+        first = numpy.cumsum(length) - length
+        where = numpy.repeat(numpy.array(starts, dtype=numpy.int64) - first, length) + numpy.arange(int(length.sum()))
+        products = self._weight[where] * numpy.repeat(numpy.array(weights), length)
+        bins = self._idx[where] + numpy.repeat(numpy.array(rows, dtype=numpy.int64), length)
+        return numpy.bincount(bins, weights=products, minlength=len(norms) * self.size).reshape(len(norms), self.size)
+
     def scores(self, norm: str) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Per claim of ``self.claims``: the best cosine with an asserting text, with a denying one."""
         return self.best(self.cosines(norm))
 
+    def scores_many(self, norms: list[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """scores() of each passage, as the rows of two arrays (the same numbers)."""
+        return self.best(self.cosines_many(norms))
+
     def best(self, acc: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
         # each slot's largest cosine, and 0 where it has none or none above 0: the texts sorted by
-        # slot once, then one maximum per run of a slot's texts
+        # slot once, then one maximum per run of a slot's texts (acc: one passage's cosines, or
+        # one row per passage)
         if getattr(self, "_runs", None) is None:
             order = numpy.argsort(self.slot, kind="stable")
             slots, firsts = numpy.unique(self.slot[order], return_index=True)
             self._runs = (order, slots, firsts)
         order, slots, firsts = self._runs
-        best = numpy.zeros(2 * len(self.claims))
+        best = numpy.zeros((*acc.shape[:-1], 2 * len(self.claims)))
         if len(order):
-            best[slots] = numpy.maximum(numpy.maximum.reduceat(acc[order], firsts), 0.0)
-        return best[:len(self.claims)], best[len(self.claims):]
+            best[..., slots] = numpy.maximum(numpy.maximum.reduceat(acc[..., order], firsts, axis=-1), 0.0)
+        return best[..., :len(self.claims)], best[..., len(self.claims):]
 
 
 def claim_texts(claims) -> list[tuple[str, str, str, bool]]:
