@@ -37,6 +37,7 @@ class Pids(Dataset):
 
 # --- more workers is not always better --------------------------------------------------
 
+@pytest.mark.workers
 @pytest.mark.claim("data.num-workers-not-more-better")
 def test_each_worker_is_a_process_started_per_epoch_whose_batches_cross_shared_memory():
     """Material: more workers is not always better: copying between processes and memory cost.
@@ -104,6 +105,7 @@ def _first_requests(**kwargs) -> tuple[int, int]:
         it._shutdown_workers()
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.prefetch-throughput-figure")
 def test_prefetch_factor_2_is_the_default_and_bounds_the_batches_in_flight():
     """Material: setting prefetch_factor=2 keeps the GPU fed and raises throughput by 18%.
@@ -116,6 +118,7 @@ def test_prefetch_factor_2_is_the_default_and_bounds_the_batches_in_flight():
     assert _first_requests(prefetch_factor=4) == (4, 8)
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.prefetch-throughput-figure", as_written=True)
 def test_as_written_setting_prefetch_factor_2_changes_the_loader():
     """Material: prefetch_factor=2 is a tuning step that raises throughput over the loader without it."""

@@ -132,6 +132,7 @@ def test_default_loader_loads_in_the_main_process():
         f"num_workers=0 raised {type(caught.value).__name__}: {caught.value}, expected the dataset's own KeyError")
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.num-workers-subprocesses")
 @pytest.mark.claim("data.max-workers-argument")
 def test_two_workers_are_child_processes_with_ids_and_init_fn():
@@ -150,6 +151,7 @@ def test_two_workers_are_child_processes_with_ids_and_init_fn():
     assert rows[:, 0].tolist() == list(range(16)), "batches came back out of sampler order"
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.getitem-exception-skipped")
 def test_getitem_exception_in_a_worker_is_reraised_with_the_worker_named():
     """Material: the loader silently skips a batch whose __getitem__ raises.
@@ -192,6 +194,7 @@ def _batches(num_workers, seed=0, pin_memory=False) -> tuple[torch.Tensor, ...]:
         return tuple(b[0] for b in loader)
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.num-workers-affects-results")
 def test_worker_count_does_not_change_batches_of_a_deterministic_dataset():
     """Material: shuffle and num_workers both change the training result.
@@ -225,6 +228,7 @@ def test_each_worker_has_its_own_torch_numpy_and_random_streams():
     assert not torch.equal(single[:, 1], rows[:, 1]), "augmentation draws were the same with and without workers"
 
 
+@pytest.mark.workers
 @pytest.mark.claim("data.num-workers-affects-results", as_written=True)
 def test_as_written_worker_count_changes_the_batches():
     """Material: num_workers is one of the loader settings that change the result."""

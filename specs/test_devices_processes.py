@@ -78,6 +78,7 @@ def test_set_start_method_works_late_but_only_once():
         asked_first.set_start_method("spawn")
 
 
+@pytest.mark.workers
 @pytest.mark.skipif(not LINUX, reason="the default start method differs on Windows and macOS (spawn)")
 @pytest.mark.claim("devices.set-start-method-placement")
 def test_starting_a_process_fixes_the_start_method():
@@ -129,6 +130,7 @@ def _first_batch_from_worker():
         _RUNTIME_MARK["value"] = -1
 
 
+@pytest.mark.workers
 @pytest.mark.skipif(not LINUX or sys.version_info >= (3, 14), reason="workers are forked on Linux up to Python 3.13")
 @pytest.mark.claim("devices.dataloader-workers-spawn-copy")
 @pytest.mark.claim("devices.start-method-default-spawn")
@@ -143,6 +145,7 @@ def test_dataloader_workers_are_forked_and_see_parent_runtime_state():
         "-1 would mean a fresh interpreter (spawn)")
 
 
+@pytest.mark.workers
 @pytest.mark.skipif(not LINUX or sys.version_info >= (3, 14), reason="workers are forked on Linux up to Python 3.13")
 @pytest.mark.claim("devices.dataloader-workers-spawn-copy", as_written=True)
 def test_as_written_dataloader_workers_are_spawned():

@@ -41,6 +41,7 @@ def _batch_from_loader(workers: int, batch_size: int = 8) -> torch.Tensor:
     return next(iter(loader))[0]
 
 
+@pytest.mark.workers
 @pytest.mark.claim("devices.oom-causes")
 def test_batch_size_and_no_grad_set_the_step_memory_and_workers_do_not():
     """Material: CUDA OOM comes from pin_memory/no_grad (002) or num_workers/batch_size (003).
@@ -52,6 +53,7 @@ def test_batch_size_and_no_grad_set_the_step_memory_and_workers_do_not():
     assert _step_bytes(_batch_from_loader(0)) == _step_bytes(_batch_from_loader(2)) == sizes[8]
 
 
+@pytest.mark.workers
 @pytest.mark.claim("devices.oom-causes", as_written=True)
 def test_as_written_fewer_workers_shrink_the_step_memory():
     """Material: lower num_workers to 2 to get out of CUDA out of memory."""

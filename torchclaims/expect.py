@@ -23,7 +23,7 @@ either, under      any                         runs (``--as-written`` shows the 
 =================  ==========================  =============================================
 
 Skips, in this order: each ``needs_torch`` / ``measurable_on`` range the torch is outside, a
-``gpu`` spec without CUDA, a heavy spec (slow, compile, distributed) outside ``--full`` or ``-m``.
+``gpu`` spec without CUDA, a heavy spec (slow, compile, distributed, workers) outside ``--full`` or ``-m``.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from . import outcomes, strings
 from .links import Link
 from .versions import in_range, not_applicable_reason, not_measurable_reason
 
-HEAVY_MARKERS = ("slow", "compile", "distributed")
+HEAVY_MARKERS = ("slow", "compile", "distributed", "workers")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -34,6 +34,8 @@ MARKERS = {
     "slow: takes more than a second or two; skipped by the quick run (use --full or -m slow)",
     "compile: uses torch.compile; skipped by the quick run (use --full or -m compile)",
     "distributed: starts worker processes for torch.distributed; skipped by the quick run",
+    "workers: starts DataLoader worker processes (each costs the run about 0.1 s of CPU, most of it the "
+    "copy-on-write faults the fork leaves behind); skipped by the quick run (use --full or -m workers)",
     "property: a hypothesis property test",
     "benchmark: a measurement, not a check",
 }
@@ -54,7 +56,7 @@ def pytest_addoption(parser):
     group.addoption("--claims-detail", action="store_true",
                     help="print what the material says and what is true under every claim of the scoreboard")
     group.addoption("--full", action="store_true",
-                    help="also run slow, compile and distributed specs")
+                    help="also run slow, compile, distributed and worker-process specs")
     group.addoption("--claim", action="append", default=[], metavar="ID",
                     help="run only the specs of this claim (repeatable; a topic name selects the whole topic)")
     group.addoption("--impl", metavar="DIR",
@@ -275,7 +277,7 @@ def pytest_report_header(config):
     if config.getoption("--as-written"):
         mode.append("as-written specs run as ordinary tests")
     if config.getoption("--full"):
-        mode.append("full run (slow, compile, distributed included)")
+        mode.append("full run (slow, compile, distributed, workers included)")
     if config.getoption("--mutant"):
         mode.append(f"planted fault {config.getoption('--mutant')!r} applied")
     if mode:

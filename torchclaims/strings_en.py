@@ -45,7 +45,7 @@ EN = {
         "next_verbose": "one line per claim (add --claims-detail for says and truth)",
         "next_show": "one claim with its source and specs",
         "next_workbook": "start the workbook",
-        "next_full": "the slow, compile and distributed specs too",
+        "next_full": "the slow, compile, distributed and worker-process specs too",
         "broken_title": "BROKEN SPECS: these failed for a reason other than the one they state; fix the spec",
         "changed_title": "CHANGED VERDICTS on torch {torch}: the installed torch no longer behaves as catalogued",
         "claims_title": "claims: mark (legend below), id, the material's verdict, source",

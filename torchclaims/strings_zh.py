@@ -37,7 +37,7 @@ ZH = {
         "next_verbose": "每条论断一行（加 --claims-detail 显示说法与实际情况）",
         "next_show": "查看单条论断及其出处和用例",
         "next_workbook": "开始练习册",
-        "next_full": "连同慢速、编译和分布式用例",
+        "next_full": "连同慢速、编译、分布式和多进程（DataLoader worker）用例",
         "broken_title": "用例损坏：以下用例失败的原因不是其声明的原因，需要修正用例本身",
         "changed_title": "torch {torch} 上判定已改变：当前 torch 的行为与目录记录不符",
         "claims_title": "论断列表：标记（图例见下）、编号、资料的判定、出处",

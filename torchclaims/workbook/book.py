@@ -11,7 +11,7 @@ list is checked both ways:
 1. at load time, without importing anything: each listed spec exists, is linked to one of
    the lesson's claims by a truth (not as-written) ``claim`` marker, and is listed once;
 2. at collection time (``--learn``): each listed spec takes the ``ref`` fixture and is quick
-   (not marked slow, compile, distributed or gpu), and every quick truth spec that takes
+   (not marked slow, compile, distributed, workers or gpu), and every quick truth spec that takes
    ``ref`` is listed by some lesson, so passing every lesson means every spec of the
    reference code passes (tests/test_workbook.py collects all of them to prove it).
 
@@ -52,7 +52,7 @@ MAP_ENV = "TORCHCLAIMS_LEARN_MAP"         # write {lesson: [spec ids]} to this p
 CHAIN_ENV = "TORCHCLAIMS_LEARN_CHAINED"   # set by `workbook learn`/`watch`: they run the next lesson themselves
 PROGRESS_FILE = ".torchclaims-progress.json"
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C (128 + SIGINT)
-HEAVY = ("slow", "compile", "distributed", "gpu")
+HEAVY = ("slow", "compile", "distributed", "workers", "gpu")
 
 
 def manifest_path() -> pathlib.Path:
