@@ -84,11 +84,9 @@ def _configure_hypothesis(config) -> None:
     from hypothesis import HealthCheck, register_random, settings
 
     # dev is the learner's quick run, rerun often and drawing afresh each time: 10 examples a
-    # property (a tenth of hypothesis' default) keeps the 140-odd properties to a few seconds,
-    # and no example database (it costs about 2 ms of CPU a property, 0.3 s of the quick run; a
-    # failure still prints its falsifying example and the code that reproduces it);
-    # CI draws 50, derandomized, and thorough 1000 with the database.
-    settings.register_profile("dev", max_examples=10, deadline=None, database=None,
+    # property (a tenth of hypothesis' default) keeps the 140-odd properties to a few seconds;
+    # CI draws 50, derandomized, and thorough 1000.
+    settings.register_profile("dev", max_examples=10, deadline=None,
                               suppress_health_check=[HealthCheck.too_slow])
     settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True,
                               print_blob=True, suppress_health_check=[HealthCheck.too_slow])
