@@ -69,7 +69,7 @@ def set_locale(monkeypatch, env):
 
 HEAVY_SPEC = '''
 import pytest
-@pytest.mark.slow
+@pytest.mark.{marker}
 @pytest.mark.claim("tensors.right")
 def test_heavy():
     pass
@@ -172,7 +172,7 @@ def test_the_english_scoreboard_names_lang_zh_once(scratch):
 
 
 def test_the_chinese_scoreboard_gives_the_skip_reasons_in_chinese(scratch):
-    scratch.makepyfile(test_heavy=HEAVY_SPEC)
+    scratch.makepyfile(test_heavy=HEAVY_SPEC.format(marker="slow"))
     result = run(scratch, "test_heavy.py", "--lang", "zh")
     result.stdout.fnmatch_lines(["*1  slow 用例：快速模式下跳过（加 --full 或 -m slow 运行）*"])
     assert "skipped by the quick run" not in result.stdout.str()
@@ -313,11 +313,12 @@ def test_a_mistyped_claim_option_is_refused_before_collection(scratch):
     assert not marker.exists(), "the spec files were collected before the typo was reported"
 
 
-def test_heavy_specs_are_skipped_by_the_quick_run_with_a_reason(scratch):
-    scratch.makepyfile(test_heavy=HEAVY_SPEC)
+@pytest.mark.parametrize("marker", ["slow", "compile", "distributed", "workers"])
+def test_heavy_specs_are_skipped_by_the_quick_run_with_a_reason(scratch, marker):
+    scratch.makepyfile(test_heavy=HEAVY_SPEC.format(marker=marker))
     result = run(scratch, "test_heavy.py", "-rs")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*slow spec: skipped by the quick run (use --full or -m slow)*"])
+    result.stdout.fnmatch_lines([f"*{marker} spec: skipped by the quick run (use --full or -m {marker})*"])
     run(scratch, "test_heavy.py", "--full").assert_outcomes(passed=1)
 
 
