@@ -1,6 +1,6 @@
 """Each claim's cues (``[claim.find]`` of its catalog entry), compiled, and what they find in one
 passage: the subject, which ``says`` groups, a ``contrary`` or ``unless`` phrase, and the stance the
-cues' positions give (stance.py). A group entry ``@name`` stands for a shared concept of
+cues' positions give (stance.py). A group or contrary entry ``@name`` stands for a shared concept of
 ``concepts.toml`` (the phrases of "does not copy", "evaluation mode"... written once)."""
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def unknown_concepts(claims: dict[str, catalog.Claim]) -> list[str]:
     for cid, claim in claims.items():
         if claim.find is None:
             continue
-        for group in claim.find.says:
+        for group in (*claim.find.says, claim.find.contrary):
             for p in group:
                 name = p.lstrip("!")
                 if name.startswith("@") and name[1:] not in known:
@@ -174,7 +174,7 @@ class Compiled:
         self.subject = Phrases(cues.subject)
         self.groups = [_group(g) for g in cues.says]
         self.unless = Phrases(cues.unless) if cues.unless else None
-        self.contrary = Phrases(cues.contrary) if cues.contrary else None
+        self.contrary = Phrases(expand(cues.contrary)) if cues.contrary else None
         self.api = any(API_LIKE.search(s) for s in cues.subject)
 
     def vetoed(self, norm: str) -> bool:
