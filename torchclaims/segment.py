@@ -6,9 +6,10 @@ on them. A unit is a sentence of prose (Chinese or English punctuation), a headi
 or one line of code (a code line with a comment is where code states a claim).
 
 Rules, in order:
-- Blocks. Markdown fences (```` ``` ```` and ``~~~``) and reStructuredText literal blocks (a
-  paragraph ending in ``::`` followed by indented lines) are code: each non-blank line is a unit
-  of kind ``code``. A ``#`` heading line, a table row (``|``), a list item, a block quote, a blank
+- Blocks. Markdown fences (```` ``` ```` and ``~~~``), reStructuredText literal blocks (a
+  paragraph ending in ``::`` followed by indented lines) and the bodies of its code directives
+  (``.. code-block:: python``) are code: each non-blank line is a unit of kind ``code``; so is a
+  doctest line (``>>>`` or ``...`` first) wherever it stands. A ``#`` heading line, a table row (``|``), a list item, a block quote, a blank
   line and a line of ``=``/``-`` underlining start a new paragraph.
 - Sentences. Inside a paragraph a sentence ends after 。！？!? or ``.`` that is followed by
   white space or a CJK character (not a decimal point, not ``x.view``, not ``e.g.``), together
@@ -45,6 +46,9 @@ _FENCE = compile_kept(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _HEADING = compile_kept(r"^[ \t]{0,3}#{1,6}\s")
 _UNDERLINE = compile_kept(r"^[ \t]*(=+|-+|~+|\^+|\*+)[ \t]*$")
 _ITEM = compile_kept(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")
+# an rst directive whose body is code (``.. code-block:: python``), and a doctest prompt line
+_CODE_DIRECTIVE = compile_kept(r"^[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|ipython|doctest|testcode|literalinclude)::")
+_PROMPT = compile_kept(r"^[ \t]*(?:>>>|\.\.\.)(?:[ \t]|$)")
 _CJK = compile_kept(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _INLINE_SECTION = compile_kept(r"(?<=[。！？!?”])\s*(?=\d{1,2}(?:\.\d{1,2}){0,2}\.?\s?[\u4e00-\u9fffA-Za-z])")
 _SOFT = compile_kept(r"[，、：；;]|——")
@@ -343,6 +347,16 @@ def units(text: str) -> list[Unit]:
         if match:
             flush()
             fence = match.group(1)[0] * 3
+            continue
+        if _CODE_DIRECTIVE.match(line):   # its indented body is code, as after "::"
+            flush()
+            literal = True
+            literal_indent = len(line) - len(line.lstrip(" \t"))
+            continue
+        if _PROMPT.match(line):   # a doctest line (>>> or ...) is code wherever it stands
+            flush()
+            a, b = _trim(text, start, end)
+            out.append(Unit(a, b, "code", block))
             continue
         if not line.strip():
             flush()

@@ -6,9 +6,11 @@ similarities become named features (features.py), and the fitted decision (decid
 probability that the passage makes the claim and the stance. Every mark says why."""
 from __future__ import annotations
 
+import ast
 import bisect
 import dataclasses
 import re
+import warnings
 
 import ahocorasick
 import numpy
@@ -36,6 +38,35 @@ _WORD = re.compile(r"[a-z0-9_.()]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
 _LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\s*$|[:：]\s*$")
+
+
+_CODE_NODES = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.Call, ast.Subscript,
+               ast.Attribute, ast.For, ast.With, ast.FunctionDef, ast.ClassDef, ast.Return)
+_CODE_CHARS = re.compile(r"[=(\[]")
+
+
+def reads_as_code(line: str) -> bool:
+    """Whether a unit outside a code block is a line of Python (a page that lost its fences:
+    ``device = torch.device('cuda')``, ``torch.Size([2, 3])``): it parses, and is more than a word."""
+    code = line.split("#", 1)[0].strip() if comment_of(line) else line.strip()
+    if not code or len(code) > 400 or not _CODE_CHARS.search(code):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # "invalid escape sequence" in a string of the line
+            tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))
+
+
+_BLOB = re.compile(r"[A-Za-z0-9+/=]{120,}")
+
+
+def is_blob(text: str) -> bool:
+    """A run of 120 base64 characters without a space (an embedded image, a notebook's attachment)
+    is data, not words."""
+    return _BLOB.search(text) is not None
 
 
 def says_something(norm: str) -> bool:
@@ -120,7 +151,8 @@ class Finder:
         ctx = structure.contexts(text, units, markdown)
         w = words()
         # a code line states something only through its comment
-        states = [u.kind != "code" or comment_of(text[u.start:u.end]) is not None for u in units]
+        code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end]) for u in units]
+        states = [not code[i] or comment_of(text[u.start:u.end]) is not None for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
         # phrases veto it, are found once per context, not once per item
@@ -140,7 +172,7 @@ class Finder:
                 row_of = {j: r for r, j in enumerate(chunk)}
                 # a code line states through its comment: its likeness is the comment's
                 sim_as_c, sim_ds_c = self.index.scores_many(
-                    [normal(comment_of(text[units[j].start:units[j].end]) or "") if units[j].kind == "code"
+                    [normal(comment_of(text[units[j].start:units[j].end]) or "") if code[j]
                      else norms[j] for j in chunk])
                 sims_c = numpy.maximum(sim_as_c, sim_ds_c)
                 order_c = numpy.argsort(-sims_c, axis=1, kind="stable")
@@ -198,7 +230,8 @@ class Finder:
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
-            kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+            kind = "code" if code[i] else \
+                "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
             top10 = {c for _, c in top[:10]}
             for cid, (hit, width, via) in found.items():
                 k = self.slot[cid]
