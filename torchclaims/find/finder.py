@@ -34,6 +34,7 @@ UNSURE = (0.25, 0.75)   # without a full cue match, a stance probability inside 
 # a statement has a predicate: a unit of fewer words than this (a Chinese character counting half a
 # word) states nothing ("# Training loop", "- ImageNet:"), though it may give the next unit its subject
 MIN_WORDS = 3
+LABEL_WORDS = 5   # a comment alone on its line, with fewer words, labels a step of the code
 _WORD = re.compile(r"[a-z0-9_.()]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
@@ -69,8 +70,17 @@ def is_blob(text: str) -> bool:
     return _BLOB.search(text) is not None
 
 
-def says_something(norm: str) -> bool:
-    return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= MIN_WORDS
+def states_through_comment(line: str) -> bool:
+    """Whether a code line states something: through its comment, unless the line is nothing but a
+    short comment, a step's label (``# Zero the gradients``, ``# 训练``) rather than a statement."""
+    comment = comment_of(line)
+    if comment is None:
+        return False
+    return not line.lstrip().startswith(("#", "//")) or says_something(normal(comment), LABEL_WORDS)
+
+
+def says_something(norm: str, words: int = 0) -> bool:
+    return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,7 +162,7 @@ class Finder:
         w = words()
         # a code line states something only through its comment
         code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end]) for u in units]
-        states = [not code[i] or comment_of(text[u.start:u.end]) is not None for i, u in enumerate(units)]
+        states = [not code[i] or states_through_comment(text[u.start:u.end]) for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
         # phrases veto it, are found once per context, not once per item
@@ -217,7 +227,11 @@ class Finder:
                         hit, width = h, span
                         break
                 if (hit is None or not hit.full) and context and not self._vetoes(context_vetoed, compiled, context):
-                    h = compiled.hit(context + " : " + norm)
+                    if ctx[i].heading:   # a heading lends the subject it names, not its negations or markers
+                        named_by = compiled.subject.search(context, squeeze(context))
+                        h = compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
+                    else:
+                        h = compiled.hit(context + " : " + norm)
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
                 if vetoed or (not alone and (hit is None or width == 1)):

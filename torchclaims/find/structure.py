@@ -1,6 +1,7 @@
 """What a sentence means can lie outside it: a list item takes its subject from the lead-in line
 above the list, a table row from the table's header, a sentence that opens with "it" / "它" / "这"
-from the sentence before it in its paragraph. The Markdown structure comes from a real parser
+from the sentence before it in its paragraph, any other sentence its subject from the heading of its
+section (a short one: the heading lends its subject, never its negations or its "myth"). The Markdown structure comes from a real parser
 (markdown-it-py, CommonMark with tables); each unit gets its ``context`` (lead-in, header or
 previous sentence). URLs are never statements: they are blanked before matching.
 
@@ -19,12 +20,14 @@ from ..segment import Unit, units as sentences
 from .words import words
 
 URL = re.compile(r"https?://\S+|www\.\S+")
+HEADING = 80   # characters: a heading up to this long is the context of its section's sentences
 LEAD = 300   # characters of a lead-in paragraph kept as its list's context: its last sentences
 
 
 @dataclasses.dataclass(frozen=True)
 class Context:
-    context: str = ""     # lead-in line, table header or the previous sentence
+    context: str = ""     # lead-in line, table header, the previous sentence or the section's heading
+    heading: bool = False   # the context is the heading: it lends its subject, not its stance
 
 
 def _line_starts(text: str) -> list[int]:
@@ -82,6 +85,7 @@ def contexts(text: str, units: list[Unit], markdown: bool = True) -> list[Contex
     regions = sorted(_markdown_regions(text)) if markdown and len(text) < 5_000_000 else []
     firsts = [first for first, _, _ in regions]   # top-level lists and tables do not overlap
     pronoun = words().pronoun
+    heading: str | None = None   # the last short heading above the unit
     out = []
     for k, unit in enumerate(units):
         line = bisect.bisect_right(starts, unit.start) - 1
@@ -90,5 +94,10 @@ def contexts(text: str, units: list[Unit], markdown: bool = True) -> list[Contex
         if not context and k and unit.kind == "prose" and units[k - 1].block == unit.block \
                 and pronoun.match(text[unit.start:unit.end].lower()):
             context = text[units[k - 1].start:units[k - 1].end]
-        out.append(Context(context))
+        if not context and unit.kind == "prose" and heading is not None:
+            out.append(Context(heading, heading=True))   # a section's sentences are about what its heading names
+        else:
+            out.append(Context(context))
+        if unit.kind == "heading":
+            heading = text[unit.start:unit.end].lstrip("# \t") if unit.end - unit.start <= HEADING else None
     return out
