@@ -55,13 +55,23 @@ def reads_as_code(line: str) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # "invalid escape sequence" in a string of the line
-            tree = ast.parse(code)
+            tree = ast.parse(code + " pass" if code.endswith(":") else code)   # "for x in xs:" opens a block
     except (SyntaxError, ValueError):
         return False
     return any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))
 
 
 _BLOB = re.compile(r"[A-Za-z0-9+/=]{120,}")
+_PROSE = re.compile(r"(?<![\w.])[A-Za-z]+[ \t]+[A-Za-z]+(?![\w(])")   # two words in a row, not an API name
+_REPR = re.compile(r"^[A-Za-z_][\w.]*[(\[][\s\S]*[)\],]$")   # name( ... ) as a repr prints it
+
+
+def reads_as_output(text: str) -> bool:
+    """Whether a unit is a program's printed output (``tensor([2, 2]) torch.Size([2])``,
+    ``MLP( (hidden): LazyLinear(...)``): a name and its brackets from start to end, no two words of
+    prose, no Chinese."""
+    text = text.strip()
+    return bool(_REPR.match(text)) and not _PROSE.search(text) and not _CJK.search(text)
 
 
 def is_blob(text: str) -> bool:
@@ -70,10 +80,37 @@ def is_blob(text: str) -> bool:
     return _BLOB.search(text) is not None
 
 
+_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.For, ast.While, ast.With,
+               ast.FunctionDef, ast.ClassDef, ast.Return, ast.If)
+
+
+def commented_out(comment: str) -> bool:
+    """Whether a comment is a line of code put out of action (``x = x.to('cuda')``, ``model.eval()``),
+    not a printed value (``tensor([0.2, 0.4])``, ``torch.Size([2, 2])``: what the line above prints
+    is how code states a value)."""
+    code = comment.split("#", 1)[0].strip()
+    if not code or not reads_as_code(code):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = ast.parse(code + " pass" if code.endswith(":") else code).body
+    first = body[0]
+    if isinstance(first, _STATEMENTS):
+        return True
+    call = first.value if isinstance(first, ast.Expr) else None
+    if not isinstance(call, ast.Call):
+        return False
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    return name[:1].islower() and name not in ("tensor", "device", "dtype")
+
+
 def states_through_comment(line: str) -> bool:
-    """Whether a code line states something: through its comment, unless the line is nothing but a
+    """Whether a code line states something: through its comment (a commented-out line's own comment),
+    unless the comment is only code put out of action (``# x = x.to('cuda')``), or the line is nothing but a
     short comment, a step's label (``# Zero the gradients``, ``# 训练``) rather than a statement."""
     comment = comment_of(line)
+    while comment is not None and commented_out(comment):   # "# model.eval()   # evaluation mode": its own comment
+        comment = comment_of(comment)
     if comment is None:
         return False
     return not line.lstrip().startswith(("#", "//")) or says_something(normal(comment), LABEL_WORDS)
@@ -161,7 +198,8 @@ class Finder:
         ctx = structure.contexts(text, units, markdown)
         w = words()
         # a code line states something only through its comment
-        code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end]) for u in units]
+        code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end])
+                or reads_as_output(text[u.start:u.end]) for u in units]
         states = [not code[i] or states_through_comment(text[u.start:u.end]) for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
@@ -182,7 +220,7 @@ class Finder:
                 row_of = {j: r for r, j in enumerate(chunk)}
                 # a code line states through its comment: its likeness is the comment's
                 sim_as_c, sim_ds_c = self.index.scores_many(
-                    [normal(comment_of(text[units[j].start:units[j].end]) or "") if code[j]
+                    [normal(comment_of(text[units[j].start:units[j].end]) or "") if units[j].kind == "code"
                      else norms[j] for j in chunk])
                 sims_c = numpy.maximum(sim_as_c, sim_ds_c)
                 order_c = numpy.argsort(-sims_c, axis=1, kind="stable")
@@ -244,8 +282,7 @@ class Finder:
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
-            kind = "code" if code[i] else \
-                "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+            kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
             top10 = {c for _, c in top[:10]}
             for cid, (hit, width, via) in found.items():
                 k = self.slot[cid]
