@@ -294,3 +294,80 @@ def test_phrases_are_tried_in_one_order_whatever_order_they_come_in():
     for shuffled in (phrases, phrases[::-1], sorted(phrases), phrases[3:] + phrases[:3]):
         assert longest_first(shuffled) == expected, shuffled
         assert alternation(shuffled).pattern == alternation(phrases).pattern, shuffled
+
+
+def test_a_heading_lends_its_subject_to_the_sentences_under_it(the_finder):
+    """Material: none (tooling).  True: a sentence that does not name its subject takes it from
+    the heading of its section; the heading's own "Myth" or negation does not turn the sentence."""
+    text = "## detach()\n\nThe result shares memory with the original.\n"
+    assert found(the_finder, text) == [("autograd.detach-shares-storage", "asserts",
+                                        "The result shares memory with the original.")]
+    text = "## Myth: detach() is not free\n\nThe result shares memory with the original.\n"
+    assert found(the_finder, text) == [("autograd.detach-shares-storage", "asserts",
+                                        "The result shares memory with the original.")]
+
+
+def test_without_its_heading_a_subjectless_sentence_names_nothing(the_finder, monkeypatch):
+    """Material: none (tooling).  True (planted): with headings lending nothing (HEADING 0) the
+    section's sentence is found no more: the test above depends on the heading."""
+    from torchclaims.find import structure
+    monkeypatch.setattr(structure, "HEADING", 0)
+    assert found(the_finder, "## detach()\n\nThe result shares memory with the original.\n") == []
+
+
+@pytest.mark.parametrize("line, code", [
+    ("device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')", True),
+    ("max_values, max_indices = torch.max(x, dim=1)  # 按行", True),
+    ("torch.Size([2, 3])", True),
+    ("for name, param in model.named_parameters():", True),
+    ("Use model.eval() before you evaluate.", False),
+    ("张量是多维数组", False),                      # a CJK identifier parses, but is no code
+    ("x.view(3, 4) 共享内存", False),
+    ("See torch.max(x).", False),
+])
+def test_a_line_of_python_outside_a_fence_reads_as_code(line, code):
+    """Material: none (tooling).  True: a page that lost its fences still has lines of Python; they
+    parse, and name more than a word. Prose and Chinese do not."""
+    assert find.finder.reads_as_code(line) is code
+
+
+@pytest.mark.parametrize("line, states", [
+    ("z = y.detach()  # 不拷贝，z 和 y 共用存储", True),
+    ("print(v.grad)          # tensor([0.2000, 0.4000])", True),   # the printed value states the result
+    ("# model.eval()             # Evaluation mode (disables dropout, BN updates)", True),   # its own comment
+    ("# Zero the gradients", False),                 # a step's label
+    ("# x = x.to('cuda')", False),                   # commented-out code
+    ("# for name, param in model.named_parameters():", False),
+    ("optimizer.zero_grad()", False),                # code alone
+    ("# zero_grad() clears the gradients before each new step", True),
+])
+def test_a_code_line_states_through_its_comment_unless_the_comment_is_a_label_or_code(line, states):
+    """Material: none (tooling).  True: "# Zero the gradients" above a call labels a step and
+    "# x = x.to('cuda')" is code put out of action; neither is a statement."""
+    assert find.finder.states_through_comment(line) is states
+
+
+def test_a_step_label_in_code_is_no_passage(the_finder):
+    """Material: none (tooling).  True: in a fenced block, a short comment alone on its line is not
+    a passage; a comment that says something is."""
+    text = "```python\n# detach shares\ny = x.detach()\n# detach() shares memory with x\n```\n"
+    assert [f[2] for f in found(the_finder, text)] == ["# detach() shares memory with x"]
+
+
+@pytest.mark.parametrize("text, output", [
+    ("tensor([2, 2]) torch.Size([2])", True),
+    ("MLP(\n(hidden): LazyLinear(in_features=0, out_features=256, bias=True)", True),
+    ("torch.max(input, dim) returns a tuple", False),
+    ("torch.compile(mode=default) 2180 (74%) 19.5 1200", False),   # a table row of figures states them
+    ("x.view(3, 4) 共享内存", False),
+])
+def test_a_printed_repr_outside_a_fence_states_nothing(text, output):
+    """Material: none (tooling).  True: what a program prints (a name and its brackets, no prose)
+    is output, not a statement."""
+    assert find.finder.reads_as_output(text) is output
+
+
+def test_a_base64_run_states_nothing():
+    """Material: none (tooling).  True: an embedded image's base64 is data."""
+    assert find.finder.is_blob("iVBORw0KGgo" + "A" * 200)
+    assert not find.finder.is_blob("detach() shares memory with the original tensor.")

@@ -118,3 +118,12 @@ def test_code_that_lost_its_line_breaks_is_cut_into_statements_and_prose():
     assert any(p.startswith("v torch.tensor(") and p.endswith("scalar outputs") for p in pieces), pieces
     whole = "我们这样检查环境是否正常python -c import torch; print(torch.__version__); print(torch.cuda.is_available())" * 3
     assert not any(u.end - u.start < 20 for u in segment.units(whole)), [whole[u.start:u.end] for u in segment.units(whole)]
+
+
+def test_an_rst_code_directive_and_a_doctest_line_are_code():
+    """Material: none (tooling).  True: the body of ``.. code-block:: python`` is code, as after
+    ``::``; a ``>>>`` line is code wherever it stands; the prose around them stays prose."""
+    text = "Intro text.\n\n.. code-block:: python\n\n    >>> x.shape\n    torch.Size([2, 3])\n\nBack to prose.\n>>> y = 1\n"
+    got = [(u.kind, text[u.start:u.end]) for u in units(text)]
+    assert got == [("prose", "Intro text."), ("code", ">>> x.shape"), ("code", "torch.Size([2, 3])"),
+                   ("prose", "Back to prose."), ("code", ">>> y = 1")]
