@@ -371,3 +371,14 @@ def test_a_base64_run_states_nothing():
     """Material: none (tooling).  True: an embedded image's base64 is data."""
     assert find.finder.is_blob("iVBORw0KGgo" + "A" * 200)
     assert not find.finder.is_blob("detach() shares memory with the original tensor.")
+
+
+def test_a_negating_verb_negates_the_cue_it_governs_not_one_further_on():
+    """Material: none (tooling).  True: "stops tracking" negates tracking; in "disables autograd
+    for inference" the verb governs autograd and says nothing against inference."""
+    from torchclaims.find import stance
+    near = "no_grad stops tracking"
+    assert stance.negations(near, [(near.index("tracking"), len(near))]) == 1
+    far = "no_grad() disables autograd for inference"
+    assert stance.negations(far, [(far.index("for inference"), len(far))]) == 0
+    assert stance.negations(far, [(far.index("autograd for"), far.index(" for"))]) == 1

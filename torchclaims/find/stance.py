@@ -13,6 +13,7 @@ from .normal import is_cjk, longest_first
 from .words import words
 
 SCOPE = 14   # how far before a cue a negation may stand: CJK characters count 1, other characters 0.4
+VERB_REACH = 3   # how far after a negating verb its object's cue may start (the same weights)
 QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 
 
@@ -40,11 +41,24 @@ def negations(clause: str, skip: list[tuple[int, int]] = (), offset: int = 0) ->
             if ch == "不" and clause.startswith("不再", i):
                 continue    # counted once, as a negating verb, below
             count += 1
-    for pattern in (w.negation, w.negating_verbs):
-        for m in pattern.finditer(clause):
-            if not any(a <= m.start() + offset < b for a, b in skip):
-                count += 1
+    for m in w.negation.finditer(clause):
+        if not any(a <= m.start() + offset < b for a, b in skip):
+            count += 1
+    for m in w.negating_verbs.finditer(clause):
+        # a negating verb negates what it governs: a cue right after it ("stops tracking"), not one
+        # further on ("no_grad() disables autograd for inference" says nothing against inference)
+        if not any(a <= m.start() + offset < b for a, b in skip) and \
+                (not skip or any(_near(clause, m.end(), a - offset) for a, _ in skip)):
+            count += 1
     return count
+
+
+def _near(text: str, end: int, cue: int) -> bool:
+    """Whether a cue starting at ``cue`` follows a verb ending at ``end`` within VERB_REACH."""
+    if cue < end:
+        return False
+    gap = text[end:cue]
+    return sum(1.0 if is_cjk(ch) else 0.4 for ch in gap) <= VERB_REACH
 
 
 def _scope_start(norm: str, floor: int, at: int) -> int:
