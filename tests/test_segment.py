@@ -127,3 +127,13 @@ def test_an_rst_code_directive_and_a_doctest_line_are_code():
     got = [(u.kind, text[u.start:u.end]) for u in units(text)]
     assert got == [("prose", "Intro text."), ("code", ">>> x.shape"), ("code", "torch.Size([2, 3])"),
                    ("prose", "Back to prose."), ("code", ">>> y = 1")]
+
+
+def test_floor_division_and_an_address_are_no_comment():
+    """Material: none (tooling).  True: ``//`` starts a comment in C-like code, not where it divides
+    (inside brackets, in a line of Python) or follows a colon (``https://``)."""
+    assert comment_of("return [base_lr * self.gamma ** (self.last_epoch // self.step_size)") is None
+    assert comment_of("x = a // b") is None
+    assert comment_of("see https://pytorch.org/docs") is None
+    assert comment_of("int n = 3; // 注释") == "注释"
+    assert comment_of("// a whole comment line") == "a whole comment line"

@@ -388,17 +388,36 @@ def units(text: str) -> list[Unit]:
 
 
 def comment_of(line: str) -> str | None:
-    """The comment of a code line (``#`` or ``//``, not inside a string), or None."""
+    """The comment of a code line (``#`` or ``//``, not inside a string), or None. ``//`` inside
+    brackets, after a colon (``https://``) or in a line that is Python is floor division or an
+    address, not a comment (``self.last_epoch // self.step_size``)."""
     quote = None
+    depth = 0
     for i, ch in enumerate(line):
         if quote:
             if ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
-        elif ch == "#" or line.startswith("//", i):
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch == "#":
+            return line[i:].lstrip("#/ ").strip() or None
+        elif line.startswith("//", i) and depth == 0 and line[i - 1:i] != ":" and not _python(line):
             return line[i:].lstrip("#/ ").strip() or None
     return None
+
+
+def _python(line: str) -> bool:
+    """Whether a line parses as Python (where ``//`` divides)."""
+    import ast
+    try:
+        ast.parse(line.strip())
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 class Sentences:
