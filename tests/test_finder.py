@@ -382,3 +382,32 @@ def test_a_negating_verb_negates_the_cue_it_governs_not_one_further_on():
     far = "no_grad() disables autograd for inference"
     assert stance.negations(far, [(far.index("for inference"), len(far))]) == 0
     assert stance.negations(far, [(far.index("autograd for"), far.index(" for"))]) == 1
+
+
+@pytest.mark.parametrize("text, settings", [
+    ("<p>step_size=5, gamma=0.5, init_lr=0.1</p>", True),      # a figure's caption
+    ("milestones=[5, 10, 15], gamma=0.5", True),
+    ("Use step_size=5 here.", False),
+    ("StepLR multiplies the rate by gamma every step_size epochs.", False),
+])
+def test_a_list_of_settings_states_nothing(text, settings):
+    """Material: none (tooling).  True: keyword arguments and nothing else (tags aside) are settings."""
+    assert find.finder.reads_as_settings(text) is settings
+
+
+@pytest.mark.parametrize("text, link", [
+    ("- [3. Gradient Accumulation Reset](#gradient-accumulation-reset)", True),
+    ("[view 共享内存](#view)", True),
+    ("See [the docs](https://pytorch.org) for what view() shares.", False),
+])
+def test_a_table_of_contents_entry_states_nothing(text, link):
+    """Material: none (tooling).  True: a line that is only a link names a section; it states nothing."""
+    assert find.finder.is_link_only(text) is link
+
+
+def test_a_code_comment_is_weighed_only_for_the_claims_its_line_names(the_finder):
+    """Material: none (tooling).  True: in a code block, a comment like a claim's wording but on a
+    line that names no subject of it is no mark; the same comment beside the API is."""
+    assert found(the_finder, "```python\nz = y  # 与原张量共享同一块内存\n```\n") == []
+    assert [f[0] for f in found(the_finder, "```python\nz = y.detach()  # 与原张量共享同一块内存\n```\n")] == \
+        ["autograd.detach-shares-storage"]

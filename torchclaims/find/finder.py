@@ -116,6 +116,30 @@ def states_through_comment(line: str) -> bool:
     return not line.lstrip().startswith(("#", "//")) or says_something(normal(comment), LABEL_WORDS)
 
 
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
+_LINK_ONLY = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\[[^\]]+\]\([^)]*\)\s*$")
+
+
+def reads_as_settings(text: str) -> bool:
+    """Whether a unit is only a list of settings (``<p>step_size=5, gamma=0.5</p>``, a figure's
+    caption): keyword arguments and nothing else, once HTML tags are taken out."""
+    inner = _TAG.sub("", text).strip()
+    if "=" not in inner or len(inner) > 400:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call = ast.parse(f"f({inner})", mode="eval").body
+    except (SyntaxError, ValueError):
+        return False
+    return isinstance(call, ast.Call) and not call.args and bool(call.keywords)
+
+
+def is_link_only(text: str) -> bool:
+    """Whether a unit is nothing but a Markdown link (a table of contents' entry)."""
+    return _LINK_ONLY.match(text) is not None
+
+
 def says_something(norm: str, words: int = 0) -> bool:
     return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
 
@@ -199,7 +223,8 @@ class Finder:
         w = words()
         # a code line states something only through its comment
         code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end])
-                or reads_as_output(text[u.start:u.end]) for u in units]
+                or reads_as_output(text[u.start:u.end]) or reads_as_settings(text[u.start:u.end])
+                or is_link_only(text[u.start:u.end]) for u in units]
         states = [not code[i] or states_through_comment(text[u.start:u.end]) for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
@@ -242,7 +267,7 @@ class Finder:
             found = {}
             for cid in sorted(cands):
                 if cid not in named and cid not in named_context:
-                    if alone:
+                    if alone and units[i].kind != "code":   # a code line's comment is weighed only for the claims it names
                         found[cid] = (None, 1, False)   # similar, its subject not named: no cue to read
                     continue
                 compiled = self.claim(cid)
