@@ -411,3 +411,14 @@ def test_a_code_comment_is_weighed_only_for_the_claims_its_line_names(the_finder
     assert found(the_finder, "```python\nz = y  # 与原张量共享同一块内存\n```\n") == []
     assert [f[0] for f in found(the_finder, "```python\nz = y.detach()  # 与原张量共享同一块内存\n```\n")] == \
         ["autograd.detach-shares-storage"]
+
+
+def test_an_english_title_without_markup_reads_as_a_heading():
+    """Material: none (tooling).  True: a page the web left flat keeps its title as a line of its
+    own, capitalised, without a sentence's closing punctuation; a sentence is no title."""
+    from torchclaims.segment import units
+    text = "Understanding `get_lr()` in PyTorch Schedulers\n\nThe scheduler changes the rate.\n"
+    us = units(text)
+    assert find.finder.title_line(us, 0, text) and not find.finder.title_line(us, 1, text)
+    text = "调度器改变学习率\n\n后文。\n"   # Chinese: no capitals to tell a title by
+    assert not find.finder.title_line(units(text), 0, text)

@@ -140,6 +140,27 @@ def is_link_only(text: str) -> bool:
     return _LINK_ONLY.match(text) is not None
 
 
+_TITLE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_SMALL = frozenset("a an and as at by for from in into of on or the to vs with".split())
+
+
+def title_line(units, i: int, text: str) -> bool:
+    """Whether a unit is an English title without heading markup (a page's title in a text the
+    web left flat: "Understanding get_lr() in PyTorch Schedulers"): a paragraph of one short line,
+    no closing punctuation, its words but the small ones capitalised."""
+    unit = units[i]
+    line = text[unit.start:unit.end]
+    if len(line) > 100 or "\n" in line or _CJK.search(line) or line.rstrip()[-1:] in ".!?:;)\"'":
+        return False
+    if not ((i == 0 or units[i - 1].block != unit.block) and (i + 1 == len(units) or units[i + 1].block != unit.block)):
+        return False
+    words = [w for w in _TITLE_WORD.findall(_CODE_SPAN.sub(" ", line)) if w.lower() not in _SMALL]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
+
+
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
 def says_something(norm: str, words: int = 0) -> bool:
     return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
 
@@ -307,7 +328,8 @@ class Finder:
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
-            kind = "heading" if unit.kind == "prose" and _LABEL.search(text[unit.start:unit.end]) else unit.kind
+            kind = "heading" if unit.kind == "prose" and (_LABEL.search(text[unit.start:unit.end])
+                                                          or title_line(units, i, text)) else unit.kind
             top10 = {c for _, c in top[:10]}
             for cid, (hit, width, via) in found.items():
                 k = self.slot[cid]
