@@ -422,3 +422,18 @@ def test_an_english_title_without_markup_reads_as_a_heading():
     assert find.finder.title_line(us, 0, text) and not find.finder.title_line(us, 1, text)
     text = "调度器改变学习率\n\n后文。\n"   # Chinese: no capitals to tell a title by
     assert not find.finder.title_line(units(text), 0, text)
+
+
+def test_a_list_item_under_a_lead_in_still_takes_its_sections_subject(the_finder):
+    """Material: none (tooling).  True: a list item whose lead-in names nothing takes the subject of
+    its section's heading, as a sentence does."""
+    text = "## detach()\n\nTwo facts:\n\n- The result shares memory with the original.\n"
+    assert [f[:2] for f in found(the_finder, text)] == [("autograd.detach-shares-storage", "asserts")]
+
+
+def test_without_the_section_a_list_item_under_a_bare_lead_in_names_nothing(the_finder, monkeypatch):
+    """Material: none (tooling).  True (planted): with headings lending nothing, the list item of the
+    test above is found no more."""
+    from torchclaims.find import structure
+    monkeypatch.setattr(structure, "HEADING", 0)
+    assert found(the_finder, "## detach()\n\nTwo facts:\n\n- The result shares memory with the original.\n") == []

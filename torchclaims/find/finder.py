@@ -282,12 +282,16 @@ class Finder:
                 context = normal(ctx[i].context) if ctx[i].context else ""
                 by_context[ctx[i].context] = (context, self._named(squeeze(context)) if context else set(), {})
             context, named_context, context_vetoed = by_context[ctx[i].context]
+            section = ctx[i].section
+            if section and section not in by_context:
+                by_context[section] = (normal(section), self._named(squeeze(normal(section))), {})
+            section_norm, named_section, _ = by_context[section] if section else ("", set(), {})
             named = self._named(squeeze(norm))
             cands = named | {cid for s, cid in ranked[:TOP] if s >= SIM_MIN}
-            cands |= named_context
+            cands |= named_context | named_section
             found = {}
             for cid in sorted(cands):
-                if cid not in named and cid not in named_context:
+                if cid not in named and cid not in named_context and cid not in named_section:
                     if alone and units[i].kind != "code":   # a code line's comment is weighed only for the claims it names
                         found[cid] = (None, 1, False)   # similar, its subject not named: no cue to read
                     continue
@@ -316,6 +320,11 @@ class Finder:
                         h = compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
                     else:
                         h = compiled.hit(context + " : " + norm)
+                    if h is not None and (hit is None or h.groups > hit.groups):
+                        hit, via = h, True
+                if (hit is None or not hit.full) and section_norm and cid in named_section:
+                    named_by = compiled.subject.search(section_norm, squeeze(section_norm))
+                    h = compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
                 if vetoed or (not alone and (hit is None or width == 1)):

@@ -28,6 +28,7 @@ LEAD = 300   # characters of a lead-in paragraph kept as its list's context: its
 class Context:
     context: str = ""     # lead-in line, table header, the previous sentence or the section's heading
     heading: bool = False   # the context is the heading: it lends its subject, not its stance
+    section: str = ""       # the section's short heading, beside another context (a list's lead-in): its subject only
 
 
 def _line_starts(text: str) -> list[int]:
@@ -96,6 +97,8 @@ def contexts(text: str, units: list[Unit], markdown: bool = True) -> list[Contex
             context = text[units[k - 1].start:units[k - 1].end]
         if not context and unit.kind == "prose" and heading is not None:
             out.append(Context(heading, heading=True))   # a section's sentences are about what its heading names
+        elif unit.kind == "prose" and heading is not None:
+            out.append(Context(context, section=heading))   # a list item under a lead-in, in a section
         else:
             out.append(Context(context))
         if unit.kind == "heading":
