@@ -1,7 +1,8 @@
 """What a sentence means can lie outside it: a list item takes its subject from the lead-in line
 above the list, a table row from the table's header, a sentence that opens with "it" / "它" / "这"
-from the sentence before it in its paragraph, any other sentence its subject from the heading of its
-section (a short one: the heading lends its subject, never its negations or its "myth"). The Markdown structure comes from a real parser
+from the sentence before it in its paragraph, any other sentence (a list item under a lead-in too) its
+subject from the heading of its section (a short one: the heading lends its subject, never its
+negations or its "myth"). The Markdown structure comes from a real parser
 (markdown-it-py, CommonMark with tables); each unit gets its ``context`` (lead-in, header or
 previous sentence). URLs are never statements: they are blanked before matching.
 
