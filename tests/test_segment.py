@@ -137,3 +137,12 @@ def test_floor_division_and_an_address_are_no_comment():
     assert comment_of("see https://pytorch.org/docs") is None
     assert comment_of("int n = 3; // 注释") == "注释"
     assert comment_of("// a whole comment line") == "a whole comment line"
+
+
+def test_triple_backticks_closed_on_the_same_line_are_inline_code_not_a_fence():
+    """Material: none (tooling).  True (CommonMark): a backtick fence's info string holds no
+    backtick, so a line that opens with ```name``` and goes on is prose; the real fence after it
+    still opens and closes a code block."""
+    text = "```torch.utils.data.DataLoader``` 是一个工具。\n\n```python\nx = 1\n```\nafter.\n"
+    assert [(u.kind, text[u.start:u.end]) for u in units(text)] == [
+        ("prose", "```torch.utils.data.DataLoader``` 是一个工具。"), ("code", "x = 1"), ("prose", "after.")]

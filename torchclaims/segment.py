@@ -344,6 +344,8 @@ def units(text: str) -> list[Unit]:
             literal = False
             block += 1
         match = _FENCE.match(line)
+        if match and match.group(1)[0] == "`" and "`" in line[match.end():]:
+            match = None   # CommonMark: a backtick fence's info string has no backtick (```x``` is inline code)
         if match:
             flush()
             fence = match.group(1)[0] * 3
