@@ -437,3 +437,15 @@ def test_without_the_section_a_list_item_under_a_bare_lead_in_names_nothing(the_
     from torchclaims.find import structure
     monkeypatch.setattr(structure, "HEADING", 0)
     assert found(the_finder, "## detach()\n\nTwo facts:\n\n- The result shares memory with the original.\n") == []
+
+
+@pytest.mark.parametrize("line, states", [
+    ("# Convert from tensor to numpy array", False),
+    ("# 定义一个简单的两层网络", False),
+    ("# Converting to numpy shares memory with the tensor on the CPU, so edits show in both", True),   # ten words
+    ("# zero_grad() clears the gradients before each new step", True),
+])
+def test_a_comment_that_opens_with_a_steps_verb_labels_the_step(line, states):
+    """Material: none (tooling).  True: a comment alone on its line that opens with a step's verb
+    (lang/*.toml step_verbs) and says little labels what the code does next; a long one still states."""
+    assert find.finder.states_through_comment(line) is states

@@ -146,3 +146,10 @@ def test_triple_backticks_closed_on_the_same_line_are_inline_code_not_a_fence():
     text = "```torch.utils.data.DataLoader``` 是一个工具。\n\n```python\nx = 1\n```\nafter.\n"
     assert [(u.kind, text[u.start:u.end]) for u in units(text)] == [
         ("prose", "```torch.utils.data.DataLoader``` 是一个工具。"), ("code", "x = 1"), ("prose", "after.")]
+
+
+def test_a_fence_inside_a_list_item_is_code():
+    """Material: none (tooling).  True: a fence indented under a list item opens a code block."""
+    text = "- item\n\n    ```python\n    a = x.numpy()\n    ```\n- next item\n"
+    assert [(u.kind, text[u.start:u.end]) for u in units(text)] == [
+        ("prose", "- item"), ("code", "a = x.numpy()"), ("prose", "- next item")]

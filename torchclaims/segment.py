@@ -42,7 +42,7 @@ ENDS = "。！？!?"
 CLOSERS = "\"'”’」』）)]】》"
 ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "fig.", "eq.", "no.", "approx.", "resp.")
 
-_FENCE = compile_kept(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_FENCE = compile_kept(r"^[ \t]*(`{3,}|~{3,})")   # indented too: a fence inside a list item
 _HEADING = compile_kept(r"^[ \t]{0,3}#{1,6}\s")
 _UNDERLINE = compile_kept(r"^[ \t]*(=+|-+|~+|\^+|\*+)[ \t]*$")
 _ITEM = compile_kept(r"^[ \t]*(?:[-*+]\s|\d{1,3}[.)]\s|>|\|)")

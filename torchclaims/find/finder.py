@@ -35,6 +35,7 @@ UNSURE = (0.25, 0.75)   # without a full cue match, a stance probability inside 
 # word) states nothing ("# Training loop", "- ImageNet:"), though it may give the next unit its subject
 MIN_WORDS = 3
 LABEL_WORDS = 5   # a comment alone on its line, with fewer words, labels a step of the code
+STEP_WORDS = 10   # ... and so does one with fewer that opens with a step's verb (lang/*.toml step_verbs)
 _WORD = re.compile(r"[a-z0-9_.()]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
@@ -113,7 +114,10 @@ def states_through_comment(line: str) -> bool:
         comment = comment_of(comment)
     if comment is None:
         return False
-    return not line.lstrip().startswith(("#", "//")) or says_something(normal(comment), LABEL_WORDS)
+    if not line.lstrip().startswith(("#", "//")):
+        return True
+    norm = normal(comment)
+    return says_something(norm, LABEL_WORDS) and not (words().step.match(norm) and not says_something(norm, STEP_WORDS))
 
 
 _TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")

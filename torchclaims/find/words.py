@@ -1,6 +1,6 @@
 """The finder's language words as data: ``lang/en.toml`` and ``lang/zh.toml`` (negations, words
 that only look negative, negating verbs, falsity, belief and myth markers, clause ends, contrasts,
-barriers, hedges, pronouns), compiled once into the patterns the stance stage uses."""
+barriers, hedges, pronouns, a code comment's step verbs), compiled once into the patterns the stance stage uses."""
 from __future__ import annotations
 
 import dataclasses
@@ -49,6 +49,7 @@ class Words:
     barrier: re.Pattern                 # 只 / only: a negation before it is another verb's
     hedge: re.Pattern
     pronoun: re.Pattern                 # a sentence that opens with it points back
+    step: re.Pattern                    # a code comment that opens with one labels a step
 
 
 @functools.cache
@@ -66,6 +67,7 @@ def words() -> Words:
                          + _words(en["barrier"], True))
     hedge = re.compile(_words(zh["hedge"], False) + "|" + _words(en["hedge"], True))
     pronoun = re.compile(r"^\s*(?:" + _words(zh["pronoun"], False) + "|" + _words(en["pronoun"], True) + ")")
+    step = re.compile(r"^\s*(?:" + _words(zh["step_verbs"], False) + "|" + _words(en["step_verbs"], True) + ")")
     return Words(zh["negation_chars"], tuple(zh["not_negation"]), negation, verbs,
                  tuple(zh["falsity"] + en["falsity"]), tuple(zh["belief"] + en["belief"]), tuple(zh["myth"] + en["myth"]),
-                 next_false, clause, contrast, barrier, hedge, pronoun)
+                 next_false, clause, contrast, barrier, hedge, pronoun, step)
