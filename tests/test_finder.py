@@ -449,3 +449,10 @@ def test_a_comment_that_opens_with_a_steps_verb_labels_the_step(line, states):
     """Material: none (tooling).  True: a comment alone on its line that opens with a step's verb
     (lang/*.toml step_verbs) and says little labels what the code does next; a long one still states."""
     assert find.finder.states_through_comment(line) is states
+
+
+def test_a_tables_header_row_states_nothing():
+    """Material: none (tooling).  True: the row above |---| names columns; the rows under it may state."""
+    text = "| 方法 | 是否复制数据 |\n|---|---|\n| view() | 不复制 |\n"
+    assert find.finder.table_header(text, text.index("\n"))
+    assert not find.finder.table_header(text, len(text) - 1)

@@ -165,6 +165,18 @@ def title_line(units, i: int, text: str) -> bool:
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
 
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*(?:\n|$)")
+
+
+def table_header(text: str, end: int) -> bool:
+    """Whether the table row ending at ``end`` is its table's header (the next line is |---|---|):
+    a header names columns, it states nothing."""
+    if not text[:end].rsplit("\n", 1)[-1].lstrip().startswith("|"):
+        return False
+    nl = text.find("\n", end)
+    return nl >= 0 and _DELIMITER_ROW.match(text, nl + 1) is not None
+
+
 def says_something(norm: str, words: int = 0) -> bool:
     return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
 
@@ -249,7 +261,7 @@ class Finder:
         # a code line states something only through its comment
         code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end])
                 or reads_as_output(text[u.start:u.end]) or reads_as_settings(text[u.start:u.end])
-                or is_link_only(text[u.start:u.end]) for u in units]
+                or is_link_only(text[u.start:u.end]) or table_header(text, u.end) for u in units]
         states = [not code[i] or states_through_comment(text[u.start:u.end]) for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
