@@ -6,7 +6,8 @@ on them. A unit is a sentence of prose (Chinese or English punctuation), a headi
 or one line of code (a code line with a comment is where code states a claim).
 
 Rules, in order:
-- Blocks. Markdown fences (```` ``` ```` and ``~~~``), reStructuredText literal blocks (a
+- Blocks. Markdown fences (```` ``` ```` and ``~~~``, indented too, as under a list item; a line
+  that opens with ```` ```name``` ```` and goes on is inline code), reStructuredText literal blocks (a
   paragraph ending in ``::`` followed by indented lines) and the bodies of its code directives
   (``.. code-block:: python``) are code: each non-blank line is a unit of kind ``code``; so is a
   doctest line (``>>>`` or ``...`` first) wherever it stands. A ``#`` heading line, a table row (``|``), a list item, a block quote, a blank
