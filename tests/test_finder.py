@@ -456,3 +456,24 @@ def test_a_tables_header_row_states_nothing():
     text = "| 方法 | 是否复制数据 |\n|---|---|\n| view() | 不复制 |\n"
     assert find.finder.table_header(text, text.index("\n"))
     assert not find.finder.table_header(text, len(text) - 1)
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("• Discuss different deployment strategies and tools like TorchScript.", True),
+    ("3. Explain why view() needs a contiguous tensor.", True),
+    ("简述 detach() 与 clone() 的区别。", True),
+    ("Write `batch = batch.to(device)`: keep what comes back.", False),   # advice, not a task
+    ("detach() shares memory with the original.", False),
+])
+def test_a_task_set_to_the_reader_is_read_as_a_question(text, asks):
+    """Material: none (tooling).  True: an exercise or a learning objective ("Discuss ...", "简述 ...",
+    lang/*.toml prompt_verbs) asks; like a question, it states nothing."""
+    from torchclaims.find.words import words
+    from torchclaims.find.normal import normal
+    assert (words().prompt.match(normal(text)) is not None) is asks
+
+
+def test_numbers_alone_state_nothing():
+    """Material: none (tooling).  True: a listing's line numbers ("1 2 3 4") are no words."""
+    assert not find.finder.says_something("1 2 3 4")
+    assert find.finder.says_something("view shares memory")

@@ -177,7 +177,12 @@ def table_header(text: str, end: int) -> bool:
     return nl >= 0 and _DELIMITER_ROW.match(text, nl + 1) is not None
 
 
+_LETTER = re.compile(r"[a-z\u3400-\u9fff]")
+
+
 def says_something(norm: str, words: int = 0) -> bool:
+    if not _LETTER.search(norm):
+        return False   # numbers and marks only: a listing's line numbers, a table of figures' bare row
     return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
 
 
@@ -348,7 +353,7 @@ class Finder:
                 found[cid] = (hit, width, via)
             if not found:
                 continue
-            question = norm.rstrip().endswith(("?", "？"))
+            question = norm.rstrip().endswith(("?", "？")) or w.prompt.match(norm) is not None   # asks, or sets a task
             hedge = bool(w.hedge.search(norm))
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)

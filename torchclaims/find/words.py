@@ -50,6 +50,7 @@ class Words:
     hedge: re.Pattern
     pronoun: re.Pattern                 # a sentence that opens with it points back
     step: re.Pattern                    # a code comment that opens with one labels a step
+    prompt: re.Pattern                  # a sentence that opens with one asks, it does not state
 
 
 @functools.cache
@@ -68,6 +69,8 @@ def words() -> Words:
     hedge = re.compile(_words(zh["hedge"], False) + "|" + _words(en["hedge"], True))
     pronoun = re.compile(r"^\s*(?:" + _words(zh["pronoun"], False) + "|" + _words(en["pronoun"], True) + ")")
     step = re.compile(r"^\s*(?:" + _words(zh["step_verbs"], False) + "|" + _words(en["step_verbs"], True) + ")")
+    prompt = re.compile(r"^\s*(?:[-*+•]\s*|\d{1,3}[.)、]\s*)?(?:" + _words(zh["prompt_verbs"], False) + "|"
+                        + _words(en["prompt_verbs"], True) + ")")
     return Words(zh["negation_chars"], tuple(zh["not_negation"]), negation, verbs,
                  tuple(zh["falsity"] + en["falsity"]), tuple(zh["belief"] + en["belief"]), tuple(zh["myth"] + en["myth"]),
-                 next_false, clause, contrast, barrier, hedge, pronoun, step)
+                 next_false, clause, contrast, barrier, hedge, pronoun, step, prompt)
