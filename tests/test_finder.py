@@ -328,7 +328,7 @@ def test_without_its_heading_a_subjectless_sentence_names_nothing(the_finder, mo
 def test_a_line_of_python_outside_a_fence_reads_as_code(line, code):
     """Material: none (tooling).  True: a page that lost its fences still has lines of Python; they
     parse, and name more than a word. Prose and Chinese do not."""
-    assert find.finder.reads_as_code(line) is code
+    assert find.units.reads_as_code(line) is code
 
 
 @pytest.mark.parametrize("line, states", [
@@ -344,7 +344,7 @@ def test_a_line_of_python_outside_a_fence_reads_as_code(line, code):
 def test_a_code_line_states_through_its_comment_unless_the_comment_is_a_label_or_code(line, states):
     """Material: none (tooling).  True: "# Zero the gradients" above a call labels a step and
     "# x = x.to('cuda')" is code put out of action; neither is a statement."""
-    assert find.finder.states_through_comment(line) is states
+    assert find.units.states_through_comment(line) is states
 
 
 def test_a_step_label_in_code_is_no_passage(the_finder):
@@ -364,13 +364,13 @@ def test_a_step_label_in_code_is_no_passage(the_finder):
 def test_a_printed_repr_outside_a_fence_states_nothing(text, output):
     """Material: none (tooling).  True: what a program prints (a name and its brackets, no prose)
     is output, not a statement."""
-    assert find.finder.reads_as_output(text) is output
+    assert find.units.reads_as_output(text) is output
 
 
 def test_a_base64_run_states_nothing():
     """Material: none (tooling).  True: an embedded image's base64 is data."""
-    assert find.finder.is_blob("iVBORw0KGgo" + "A" * 200)
-    assert not find.finder.is_blob("detach() shares memory with the original tensor.")
+    assert find.units.is_blob("iVBORw0KGgo" + "A" * 200)
+    assert not find.units.is_blob("detach() shares memory with the original tensor.")
 
 
 def test_a_negating_verb_negates_the_cue_it_governs_not_one_further_on():
@@ -392,7 +392,7 @@ def test_a_negating_verb_negates_the_cue_it_governs_not_one_further_on():
 ])
 def test_a_list_of_settings_states_nothing(text, settings):
     """Material: none (tooling).  True: keyword arguments and nothing else (tags aside) are settings."""
-    assert find.finder.reads_as_settings(text) is settings
+    assert find.units.reads_as_settings(text) is settings
 
 
 @pytest.mark.parametrize("text, link", [
@@ -402,7 +402,7 @@ def test_a_list_of_settings_states_nothing(text, settings):
 ])
 def test_a_table_of_contents_entry_states_nothing(text, link):
     """Material: none (tooling).  True: a line that is only a link names a section; it states nothing."""
-    assert find.finder.is_link_only(text) is link
+    assert find.units.is_link_only(text) is link
 
 
 def test_a_code_comment_is_weighed_only_for_the_claims_its_line_names(the_finder):
@@ -419,9 +419,9 @@ def test_an_english_title_without_markup_reads_as_a_heading():
     from torchclaims.segment import units
     text = "Understanding `get_lr()` in PyTorch Schedulers\n\nThe scheduler changes the rate.\n"
     us = units(text)
-    assert find.finder.title_line(us, 0, text) and not find.finder.title_line(us, 1, text)
+    assert find.units.title_line(us, 0, text) and not find.units.title_line(us, 1, text)
     text = "调度器改变学习率\n\n后文。\n"   # Chinese: no capitals to tell a title by
-    assert not find.finder.title_line(units(text), 0, text)
+    assert not find.units.title_line(units(text), 0, text)
 
 
 def test_a_list_item_under_a_lead_in_still_takes_its_sections_subject(the_finder):
@@ -448,14 +448,14 @@ def test_without_the_section_a_list_item_under_a_bare_lead_in_names_nothing(the_
 def test_a_comment_that_opens_with_a_steps_verb_labels_the_step(line, states):
     """Material: none (tooling).  True: a comment alone on its line that opens with a step's verb
     (lang/*.toml step_verbs) and says little labels what the code does next; a long one still states."""
-    assert find.finder.states_through_comment(line) is states
+    assert find.units.states_through_comment(line) is states
 
 
 def test_a_tables_header_row_states_nothing():
     """Material: none (tooling).  True: the row above |---| names columns; the rows under it may state."""
     text = "| 方法 | 是否复制数据 |\n|---|---|\n| view() | 不复制 |\n"
-    assert find.finder.table_header(text, text.index("\n"))
-    assert not find.finder.table_header(text, len(text) - 1)
+    assert find.units.table_header(text, text.index("\n"))
+    assert not find.units.table_header(text, len(text) - 1)
 
 
 @pytest.mark.parametrize("text, asks", [
@@ -468,12 +468,12 @@ def test_a_tables_header_row_states_nothing():
 def test_a_task_set_to_the_reader_is_read_as_a_question(text, asks):
     """Material: none (tooling).  True: an exercise or a learning objective ("Discuss ...", "简述 ...",
     lang/*.toml prompt_verbs) asks; like a question, it states nothing."""
-    from torchclaims.find.words import words
     from torchclaims.find.normal import normal
+    from torchclaims.find.words import words
     assert (words().prompt.match(normal(text)) is not None) is asks
 
 
 def test_numbers_alone_state_nothing():
     """Material: none (tooling).  True: a listing's line numbers ("1 2 3 4") are no words."""
-    assert not find.finder.says_something("1 2 3 4")
-    assert find.finder.says_something("view shares memory")
+    assert not find.units.says_something("1 2 3 4")
+    assert find.units.says_something("view shares memory")

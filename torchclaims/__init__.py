@@ -27,7 +27,7 @@ LAYER_NAMES = ("base", "results", "views", "entries")
 INNER = {
     "bench": ("statistics", "recorded_zh", "phrases", "cells", "hardware", "results", "rule", "rows", "quotes",
               "verdicts", "across", "chart", "markdown", "command"),
-    "find": ("normal", "words", "structure", "stance", "cues", "similar", "features", "decide", "finder", "marks",
+    "find": ("normal", "words", "units", "structure", "stance", "cues", "similar", "features", "decide", "finder", "marks",
              "evaluate", "fit"),
     "history": ("table", "compare", "page"),
     "gpu": ("env", "check"),

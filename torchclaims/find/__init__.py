@@ -3,6 +3,8 @@
 One module a stage, in the order a text goes through them:
 - ``words``: the language words as data (``lang/en.toml``, ``lang/zh.toml``);
 - ``normal``: the one normal form of text and cue phrases;
+- ``units``: what a unit is before matching: prose that says something, or code, output, settings, a
+  link, a table's header, a title, a step's label;
 - ``structure``: each unit's context (lead-in, table header, previous sentence, heading) from a
   Markdown parser; URLs blanked;
 - ``cues``: a claim's cues compiled (``concepts.toml`` for shared phrases) and what they find;

@@ -6,11 +6,8 @@ similarities become named features (features.py), and the fitted decision (decid
 probability that the passage makes the claim and the stance. Every mark says why."""
 from __future__ import annotations
 
-import ast
 import bisect
 import dataclasses
-import re
-import warnings
 
 import ahocorasick
 import numpy
@@ -21,6 +18,7 @@ from . import decide, features, similar, structure
 from .cues import Compiled, Hit
 from .normal import key, normal, squeeze
 from .stance import negations, reported_anywhere
+from .units import LABEL, code_like, says_something, states_through_comment, title_line
 from .words import words
 
 SHOWN = 0.5      # marks below this confidence are shown with --all only
@@ -31,161 +29,6 @@ CHUNK = 128      # units whose similarities are computed at once (similar.Index.
 TOP = 10         # the most similar claims that become candidates
 SIM_MIN = 0.12   # ... when at least this similar
 UNSURE = (0.25, 0.75)   # without a full cue match, a stance probability inside this is no stance: a mention
-# a statement has a predicate: a unit of fewer words than this (a Chinese character counting half a
-# word) states nothing ("# Training loop", "- ImageNet:"), though it may give the next unit its subject
-MIN_WORDS = 3
-LABEL_WORDS = 5   # a comment alone on its line, with fewer words, labels a step of the code
-STEP_WORDS = 10   # ... and so does one with fewer that opens with a step's verb (lang/*.toml step_verbs)
-_WORD = re.compile(r"[a-z0-9_.()]+")
-_CJK = re.compile(r"[\u3400-\u9fff]")
-# a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
-_LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\s*$|[:：]\s*$")
-
-
-_CODE_NODES = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.Call, ast.Subscript,
-               ast.Attribute, ast.For, ast.With, ast.FunctionDef, ast.ClassDef, ast.Return)
-_CODE_CHARS = re.compile(r"[=(\[]")
-
-
-def reads_as_code(line: str) -> bool:
-    """Whether a unit outside a code block is a line of Python (a page that lost its fences:
-    ``device = torch.device('cuda')``, ``torch.Size([2, 3])``): it parses, and is more than a word."""
-    code = line.split("#", 1)[0].strip() if comment_of(line) else line.strip()
-    if not code or len(code) > 400 or not _CODE_CHARS.search(code):
-        return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # "invalid escape sequence" in a string of the line
-            tree = ast.parse(code + " pass" if code.endswith(":") else code)   # "for x in xs:" opens a block
-    except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))
-
-
-_BLOB = re.compile(r"[A-Za-z0-9+/=]{120,}")
-_PROSE = re.compile(r"(?<![\w.])[A-Za-z]+[ \t]+[A-Za-z]+(?![\w(])")   # two words in a row, not an API name
-_REPR = re.compile(r"^[A-Za-z_][\w.]*[(\[][\s\S]*[)\],]$")   # name( ... ) as a repr prints it
-
-
-def reads_as_output(text: str) -> bool:
-    """Whether a unit is a program's printed output (``tensor([2, 2]) torch.Size([2])``,
-    ``MLP( (hidden): LazyLinear(...)``): a name and its brackets from start to end, no two words of
-    prose, no Chinese."""
-    text = text.strip()
-    return bool(_REPR.match(text)) and not _PROSE.search(text) and not _CJK.search(text)
-
-
-def is_blob(text: str) -> bool:
-    """A run of 120 base64 characters without a space (an embedded image, a notebook's attachment)
-    is data, not words."""
-    return _BLOB.search(text) is not None
-
-
-_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.For, ast.While, ast.With,
-               ast.FunctionDef, ast.ClassDef, ast.Return, ast.If)
-
-
-def commented_out(comment: str) -> bool:
-    """Whether a comment is a line of code put out of action (``x = x.to('cuda')``, ``model.eval()``),
-    not a printed value (``tensor([0.2, 0.4])``, ``torch.Size([2, 2])``: what the line above prints
-    is how code states a value)."""
-    code = comment.split("#", 1)[0].strip()
-    if not code or not reads_as_code(code):
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        body = ast.parse(code + " pass" if code.endswith(":") else code).body
-    first = body[0]
-    if isinstance(first, _STATEMENTS):
-        return True
-    call = first.value if isinstance(first, ast.Expr) else None
-    if not isinstance(call, ast.Call):
-        return False
-    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-    return name[:1].islower() and name not in ("tensor", "device", "dtype")
-
-
-def states_through_comment(line: str) -> bool:
-    """Whether a code line states something: through its comment (a commented-out line's own comment),
-    unless the comment is only code put out of action (``# x = x.to('cuda')``), or the line is nothing but a
-    short comment, a step's label (``# Zero the gradients``, ``# 训练``) rather than a statement."""
-    comment = comment_of(line)
-    while comment is not None and commented_out(comment):   # "# model.eval()   # evaluation mode": its own comment
-        comment = comment_of(comment)
-    if comment is None:
-        return False
-    if not line.lstrip().startswith(("#", "//")):
-        return True
-    norm = normal(comment)
-    return says_something(norm, LABEL_WORDS) and not (words().step.match(norm) and not says_something(norm, STEP_WORDS))
-
-
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
-_LINK_ONLY = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\[[^\]]+\]\([^)]*\)\s*$")
-
-
-def reads_as_settings(text: str) -> bool:
-    """Whether a unit is only a list of settings (``<p>step_size=5, gamma=0.5</p>``, a figure's
-    caption): keyword arguments and nothing else, once HTML tags are taken out."""
-    inner = _TAG.sub("", text).strip()
-    if "=" not in inner or len(inner) > 400:
-        return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            call = ast.parse(f"f({inner})", mode="eval").body
-    except (SyntaxError, ValueError):
-        return False
-    return isinstance(call, ast.Call) and not call.args and bool(call.keywords)
-
-
-def is_link_only(text: str) -> bool:
-    """Whether a unit is nothing but a Markdown link (a table of contents' entry)."""
-    return _LINK_ONLY.match(text) is not None
-
-
-_TITLE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_SMALL = frozenset("a an and as at by for from in into of on or the to vs with".split())
-
-
-def title_line(units, i: int, text: str) -> bool:
-    """Whether a unit is an English title without heading markup (a page's title in a text the
-    web left flat: "Understanding get_lr() in PyTorch Schedulers"): a paragraph of one short line,
-    no closing punctuation, its words but the small ones capitalised."""
-    unit = units[i]
-    line = text[unit.start:unit.end]
-    if len(line) > 100 or "\n" in line or _CJK.search(line) or line.rstrip()[-1:] in ".!?:;)\"'":
-        return False
-    if not ((i == 0 or units[i - 1].block != unit.block) and (i + 1 == len(units) or units[i + 1].block != unit.block)):
-        return False
-    words = [w for w in _TITLE_WORD.findall(_CODE_SPAN.sub(" ", line)) if w.lower() not in _SMALL]
-    return len(words) >= 2 and all(w[0].isupper() for w in words)
-
-
-_CODE_SPAN = re.compile(r"`[^`]*`")
-
-
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*(?:\n|$)")
-
-
-def table_header(text: str, end: int) -> bool:
-    """Whether the table row ending at ``end`` is its table's header (the next line is |---|---|):
-    a header names columns, it states nothing."""
-    if not text[:end].rsplit("\n", 1)[-1].lstrip().startswith("|"):
-        return False
-    nl = text.find("\n", end)
-    return nl >= 0 and _DELIMITER_ROW.match(text, nl + 1) is not None
-
-
-_LETTER = re.compile(r"[a-z\u3400-\u9fff]")
-
-
-def says_something(norm: str, words: int = 0) -> bool:
-    if not _LETTER.search(norm):
-        return False   # numbers and marks only: a listing's line numbers, a table of figures' bare row
-    return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
-
-
 @dataclasses.dataclass(frozen=True)
 class Mark:
     claim: str
@@ -264,9 +107,7 @@ class Finder:
         ctx = structure.contexts(text, units, markdown)
         w = words()
         # a code line states something only through its comment
-        code = [u.kind == "code" or is_blob(text[u.start:u.end]) or reads_as_code(text[u.start:u.end])
-                or reads_as_output(text[u.start:u.end]) or reads_as_settings(text[u.start:u.end])
-                or is_link_only(text[u.start:u.end]) or table_header(text, u.end) for u in units]
+        code = [code_like(text, u) for u in units]
         states = [not code[i] or states_through_comment(text[u.start:u.end]) for i, u in enumerate(units)]
         norms = [normal(structure.URL.sub(" ", text[u.start:u.end])) for u in units]
         # a list's lead-in is the context of each item: what it names, and which claims' unless
@@ -358,7 +199,7 @@ class Finder:
             parity = negations(norm) % 2 == 1
             reported = reported_anywhere(norm)
             fully = {cid for cid, (hit, _, _) in found.items() if hit is not None and hit.full}
-            kind = "heading" if unit.kind == "prose" and (_LABEL.search(text[unit.start:unit.end])
+            kind = "heading" if unit.kind == "prose" and (LABEL.search(text[unit.start:unit.end])
                                                           or title_line(units, i, text)) else unit.kind
             top10 = {c for _, c in top[:10]}
             for cid, (hit, width, via) in found.items():
