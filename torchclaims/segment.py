@@ -413,14 +413,24 @@ def comment_of(line: str) -> str | None:
     return None
 
 
+def parse_python(code: str, mode: str = "exec"):
+    """``code`` parsed as Python (``ast.parse``), or None where it is not Python; a line that opens a
+    block ("for x in xs:") parses with its body taken as ``pass``; warnings about the code's own
+    strings ("invalid escape sequence") are not shown."""
+    import ast
+    import warnings
+    code = code.strip()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(code + " pass" if code.endswith(":") else code, mode=mode)
+    except (SyntaxError, ValueError):
+        return None
+
+
 def _python(line: str) -> bool:
     """Whether a line parses as Python (where ``//`` divides)."""
-    import ast
-    try:
-        ast.parse(line.strip())
-    except (SyntaxError, ValueError):
-        return False
-    return True
+    return parse_python(line) is not None
 
 
 class Sentences:

@@ -87,6 +87,13 @@ class Finder:
         return found
 
     @staticmethod
+    def _subject_hit(compiled: Compiled, heading: str, norm: str) -> Hit | None:
+        """The cues' hit in ``norm`` with only the subject ``heading`` names before it: a heading
+        lends its subject, never its negations or markers."""
+        named_by = compiled.subject.search(heading, squeeze(heading))
+        return compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
+
+    @staticmethod
     def _vetoes(known: dict[str, bool], compiled: Compiled, context: str) -> bool:
         """Whether the claim's unless phrases veto ``context``, asked once per claim and context."""
         if compiled.id not in known:
@@ -177,16 +184,11 @@ class Finder:
                         hit, width = h, span
                         break
                 if (hit is None or not hit.full) and context and not self._vetoes(context_vetoed, compiled, context):
-                    if ctx[i].heading:   # a heading lends the subject it names, not its negations or markers
-                        named_by = compiled.subject.search(context, squeeze(context))
-                        h = compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
-                    else:
-                        h = compiled.hit(context + " : " + norm)
+                    h = compiled.hit(context + " : " + norm)
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
                 if (hit is None or not hit.full) and section_norm and cid in named_section:
-                    named_by = compiled.subject.search(section_norm, squeeze(section_norm))
-                    h = compiled.hit(named_by.group(0) + " : " + norm) if named_by else None
+                    h = self._subject_hit(compiled, section_norm, norm)
                     if h is not None and (hit is None or h.groups > hit.groups):
                         hit, via = h, True
                 if vetoed or (not alone and (hit is None or width == 1)):

@@ -27,9 +27,8 @@ LEAD = 300   # characters of a lead-in paragraph kept as its list's context: its
 
 @dataclasses.dataclass(frozen=True)
 class Context:
-    context: str = ""     # lead-in line, table header, the previous sentence or the section's heading
-    heading: bool = False   # the context is the heading: it lends its subject, not its stance
-    section: str = ""       # the section's short heading, beside another context (a list's lead-in): its subject only
+    context: str = ""     # lead-in line, table header or the previous sentence
+    section: str = ""     # the section's short heading: it lends its subject only, never its stance
 
 
 def _line_starts(text: str) -> list[int]:
@@ -96,12 +95,8 @@ def contexts(text: str, units: list[Unit], markdown: bool = True) -> list[Contex
         if not context and k and unit.kind == "prose" and units[k - 1].block == unit.block \
                 and pronoun.match(text[unit.start:unit.end].lower()):
             context = text[units[k - 1].start:units[k - 1].end]
-        if not context and unit.kind == "prose" and heading is not None:
-            out.append(Context(heading, heading=True))   # a section's sentences are about what its heading names
-        elif unit.kind == "prose" and heading is not None:
-            out.append(Context(context, section=heading))   # a list item under a lead-in, in a section
-        else:
-            out.append(Context(context))
+        # a section's sentences (a list item under a lead-in too) are about what its heading names
+        out.append(Context(context, section=(heading or "") if unit.kind == "prose" else ""))
         if unit.kind == "heading":
             heading = text[unit.start:unit.end].lstrip("# \t") if unit.end - unit.start <= HEADING else None
     return out

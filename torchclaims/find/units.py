@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 
-from ..segment import Unit, comment_of
+from ..segment import Unit, comment_of, parse_python
 from .normal import normal
 from .words import words
 
@@ -34,13 +33,8 @@ def reads_as_code(line: str) -> bool:
     code = line.split("#", 1)[0].strip() if comment_of(line) else line.strip()
     if not code or len(code) > 400 or not _CODE_CHARS.search(code):
         return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # "invalid escape sequence" in a string of the line
-            tree = ast.parse(code + " pass" if code.endswith(":") else code)   # "for x in xs:" opens a block
-    except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))
+    tree = parse_python(code)
+    return tree is not None and any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))
 
 
 _BLOB = re.compile(r"[A-Za-z0-9+/=]{120,}")
@@ -73,10 +67,7 @@ def commented_out(comment: str) -> bool:
     code = comment.split("#", 1)[0].strip()
     if not code or not reads_as_code(code):
         return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        body = ast.parse(code + " pass" if code.endswith(":") else code).body
-    first = body[0]
+    first = parse_python(code).body[0]
     if isinstance(first, _STATEMENTS):
         return True
     call = first.value if isinstance(first, ast.Expr) else None
@@ -111,12 +102,8 @@ def reads_as_settings(text: str) -> bool:
     inner = _TAG.sub("", text).strip()
     if "=" not in inner or len(inner) > 400:
         return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            call = ast.parse(f"f({inner})", mode="eval").body
-    except (SyntaxError, ValueError):
-        return False
+    tree = parse_python(f"f({inner})", mode="eval")
+    call = tree.body if tree is not None else None
     return isinstance(call, ast.Call) and not call.args and bool(call.keywords)
 
 
