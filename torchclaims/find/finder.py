@@ -24,6 +24,7 @@ from .words import words
 SHOWN = 0.5      # marks below this confidence are shown with --all only
 KEEP = 0.25      # below this a candidate is no mark at all, not even a mention
 RIVAL = 0.5      # a mark whose cues cover less than this share of a rival's on the same passage is hidden
+ONE_STATEMENT = 120   # characters: a longer passage holds several statements (resolve)
 WINDOW = 3       # units in a passage, at most
 CHUNK = 128      # units whose similarities are computed at once (similar.Index.scores_many)
 TOP = 10         # the most similar claims that become candidates
@@ -260,7 +261,9 @@ def overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def resolve(raw: list[Mark]) -> list[Mark]:
     """One mark per claim and passage, no two marks of a claim overlapping; where several claims
-    compete for the same passage, one whose cues matched far less of it than a rival's is hidden."""
+    compete for the same passage of one statement's length, one whose cues matched far less of it
+    than a rival's is hidden (a longer passage, such as a run that lost its punctuation, holds
+    several statements)."""
     raw.sort(key=lambda m: (-(m.stance != "mentions"), -m.confidence, m.end - m.start, m.start, m.claim))
     kept: list[Mark] = []
     taken: dict[str, list[tuple[int, int]]] = {}
@@ -277,7 +280,7 @@ def resolve(raw: list[Mark]) -> list[Mark]:
     out = []
     for m in kept:
         rivals = by_span.get((m.start, m.end), [])
-        if m.stance != "mentions" and len(rivals) > 1:
+        if m.stance != "mentions" and len(rivals) > 1 and m.end - m.start <= ONE_STATEMENT:
             best = max(r.evidence for r in rivals)
             if m.evidence < RIVAL * best:   # a sibling matched far more of this passage: it is the one made here
                 m = dataclasses.replace(m, confidence=min(m.confidence, SHOWN - 0.01), why=m.why + "; a rival matched more")

@@ -1,7 +1,8 @@
 """One normal form for every text the finder and the anchors compare: NFKC, case-folded,
 traditional Chinese as simplified (OpenCC tw2sp: characters and Taiwan's words, 記憶體 is 内存),
 no white space between two Chinese characters (共 享 is 共享), other white space runs as one
-space; and a cue phrase as the regular expression that matches it in that form."""
+space, a typographic apostrophe inside a word as the plain one (can’t is can't); and a cue
+phrase as the regular expression that matches it in that form."""
 from __future__ import annotations
 
 import functools
@@ -17,13 +18,15 @@ def _t2s():
 
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff\u3000-\u303f\uff00-\uffef])\s+(?=[\u3400-\u9fff\u3000-\u303f\uff00-\uffef])")
 _SPACES = re.compile(r"\s+")
+# a typographic apostrophe inside a word (can’t, it’s) is the plain one the word lists and cues spell
+_APOSTROPHE = re.compile(r"(?<=[a-z])[\u2019\u02bc](?=[a-z])")
 _SQUEEZE = re.compile(r"[\s_\-]+")
 
 
 def normal(text: str) -> str:
     """The normal form (see the module doc). A converted word may change its length, so a passage
     is matched as a whole unit, never by offsets into its normal form."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _APOSTROPHE.sub("'", unicodedata.normalize("NFKC", text).casefold())
     if any("\u3400" <= ch <= "\u9fff" for ch in text):
         text = _CJK_GAP.sub("", _t2s().convert(text))
     return _SPACES.sub(" ", text)
