@@ -53,15 +53,15 @@ def unknown_concepts(claims: dict[str, catalog.Claim]) -> list[str]:
     return bad
 
 
-_COMPILED: dict[str, re.Pattern] = {}   # phrase -> its pattern, compiled once per process
+_COMPILED: dict[tuple[str, bool], re.Pattern] = {}   # (phrase, strict) -> its pattern, compiled once per process
 
 
-def compiled_phrase(phrase: str) -> re.Pattern:
+def compiled_phrase(phrase: str, strict: bool = False) -> re.Pattern:
     """One cue phrase's pattern (normal.phrase_pattern), compiled the first time any claim's cues
     need it and kept for the process: the same phrase in several claims or concepts compiles once."""
-    pattern = _COMPILED.get(phrase)
+    pattern = _COMPILED.get((phrase, strict))
     if pattern is None:
-        pattern = _COMPILED[phrase] = compile_kept(phrase_pattern(phrase))
+        pattern = _COMPILED[(phrase, strict)] = compile_kept(phrase_pattern(phrase, strict))
     return pattern
 
 
@@ -74,8 +74,9 @@ class Phrases:
     several start there, the first phrase's in the alternation's order; its next match starts where
     that one ends (finditer)."""
 
-    def __init__(self, phrases):
+    def __init__(self, phrases, strict: bool = False):
         self.phrases = list(phrases)
+        self.strict = strict   # an underscore inside a word is itself (normal.phrase_pattern)
         # the alternation's order (normal.alternation), each phrase with its key
         order = longest_first(self.phrases)
         self._keyed = [(key(p.split("*")[0]), p) for p in order]
@@ -85,13 +86,13 @@ class Phrases:
     def pattern(self) -> re.Pattern:
         """The whole list as one pattern (what the phrase-by-phrase search gives the same matches as)."""
         if self._pattern is None:
-            self._pattern = alternation(self.phrases)
+            self._pattern = alternation(self.phrases, self.strict)
         return self._pattern
 
     def _candidates(self, squeezed: str) -> list[re.Pattern]:
         """The patterns of the phrases that can match a text whose squeezed form is ``squeezed``: those
         whose key it holds (a phrase with no key, all of it after a ``*``, can match any text)."""
-        return [compiled_phrase(p) for k, p in self._keyed if not k or k in squeezed]
+        return [compiled_phrase(p, self.strict) for k, p in self._keyed if not k or k in squeezed]
 
     @staticmethod
     def _first(patterns: list[re.Pattern], norm: str, pos: int) -> re.Match | None:
@@ -173,7 +174,7 @@ class Compiled:
         self.cues = cues
         self.subject = Phrases(cues.subject)
         self.groups = [_group(g) for g in cues.says]
-        self.unless = Phrases(cues.unless) if cues.unless else None
+        self.unless = Phrases(cues.unless, strict=True) if cues.unless else None
         self.contrary = Phrases(expand(cues.contrary)) if cues.contrary else None
         self.api = any(API_LIKE.search(s) for s in cues.subject)
 

@@ -37,15 +37,19 @@ def is_cjk(ch: str) -> bool:
 
 
 @functools.cache
-def phrase_pattern(phrase: str) -> str:
-    """The regular expression of one cue phrase (see catalog.Cues)."""
+def phrase_pattern(phrase: str, strict: bool = False) -> str:
+    """The regular expression of one cue phrase (see catalog.Cues). ``strict``: an underscore inside
+    a word is itself (an ``unless`` phrase names an API: is_contiguous is not "memory is contiguous",
+    no_grad not "no grad_fn")."""
     p = normal(phrase.strip())
     prefix = p.endswith("*")
     p = p.rstrip("*")
     parts = []
     for i, ch in enumerate(p):
         inner = 0 < i < len(p) - 1 and p[i - 1].isalnum() and p[i + 1].isalnum()
-        if ch in " _-" and inner:   # num_workers, num workers, num-workers alike; __add__ keeps its underscores
+        if ch == "_" and inner and strict:
+            parts.append("_")
+        elif ch in " _-" and inner:   # num_workers, num workers, num-workers alike; __add__ keeps its underscores
             if parts and parts[-1] != r"[\s_\-]*":
                 parts.append(r"[\s_\-]*")
         elif ch == " ":
@@ -87,5 +91,5 @@ def longest_first(phrases) -> list[str]:
     return sorted(set(phrases), key=lambda p: (-len(p), p.endswith("*"), p))
 
 
-def alternation(phrases) -> re.Pattern:
-    return re.compile("|".join(f"(?:{phrase_pattern(p)})" for p in longest_first(phrases)))
+def alternation(phrases, strict: bool = False) -> re.Pattern:
+    return re.compile("|".join(f"(?:{phrase_pattern(p, strict)})" for p in longest_first(phrases)))
