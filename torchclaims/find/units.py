@@ -139,7 +139,8 @@ _DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?
 def table_header(text: str, end: int) -> bool:
     """Whether the table row ending at ``end`` is its table's header (the next line is |---|---|):
     a header names columns, it states nothing."""
-    if not text[:end].rsplit("\n", 1)[-1].lstrip().startswith("|"):
+    start = text.rfind("\n", 0, end) + 1   # the row's line (never a copy of the text before it)
+    if not text[start:end].lstrip().startswith("|"):
         return False
     nl = text.find("\n", end)
     return nl >= 0 and _DELIMITER_ROW.match(text, nl + 1) is not None
