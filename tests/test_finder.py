@@ -124,6 +124,36 @@ def test_unless_vetoes_a_sibling(the_finder):
     assert found(the_finder, "和 view 不同，reshape 不要求张量连续。") == []
 
 
+def test_a_typographic_apostrophe_negates_as_the_plain_one_does(the_finder):
+    """Material: none (tooling).  True: "doesn’t" (U+2019, what web pages print) is a negation as
+    "doesn't" is; a closing quote after a word is left alone."""
+    assert find.normal("It doesn’t copy ‘view’") == "it doesn't copy ‘view’"
+    assert found(the_finder, "detach() doesn’t share memory with its input.")[0][1] == "denies"
+
+
+def test_an_unless_phrase_keeps_its_underscore(the_finder):
+    """Material: none (tooling).  True: an unless phrase names an API with its underscore: is_contiguous
+    vetoes a passage that calls it, not one that says the memory "is contiguous"."""
+    view = dataclasses.replace(catalog.load()["tensors.view-needs-contiguous"],
+                               find=Cues(("view",), (("contiguous",),), unless=("is_contiguous",)))
+    finder = find.Finder({view.id: view}, rules_only())
+    assert found(finder, "view() only works when the memory is contiguous.")[0][:2] == (view.id, "asserts")
+    assert found(finder, "Before view(), check x.is_contiguous() so it stays contiguous.") == []
+
+
+def test_a_rival_hides_a_mark_only_on_a_passage_of_one_statement():
+    """Material: none (tooling).  True: where two claims share a passage and one matched far more of
+    it, the other is hidden (under SHOWN) on a sentence, but not on a longer run, which holds several
+    statements (a document that lost its punctuation)."""
+    def marks(length):
+        return [find.Mark("a.strong", 0, length, "asserts", 0.9, "", 40, 0.9),
+                find.Mark("b.weak", 0, length, "asserts", 0.8, "", 5, 0.9)]
+    short = {m.claim: m.confidence for m in find.resolve(marks(find.finder.ONE_STATEMENT))}
+    long = {m.claim: m.confidence for m in find.resolve(marks(find.finder.ONE_STATEMENT + 1))}
+    assert short["a.strong"] == 0.9 and short["b.weak"] < find.SHOWN
+    assert long == {"a.strong": 0.9, "b.weak": 0.8}
+
+
 def test_a_pronoun_takes_the_previous_sentences_subject(the_finder):
     """Material: none (tooling).  True: subject in one sentence, "它" and the cue in the next: the
     second sentence states the claim, its subject taken from the first."""
