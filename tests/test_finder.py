@@ -507,3 +507,16 @@ def test_numbers_alone_state_nothing():
     """Material: none (tooling).  True: a listing's line numbers ("1 2 3 4") are no words."""
     assert not find.units.says_something("1 2 3 4")
     assert find.units.says_something("view shares memory")
+
+
+@pytest.mark.parametrize("line, heading", [
+    ("Results:", True), ("- **Step 2: the loss**", True), ("**自动实现锁页内存**", True), ("训练循环：", True),
+    ("CrossEntropyLoss in PyTorch already applies a softmax to its input, as below:", False),
+    ("num_workers 大于 0 时，DataLoader 会开多个子进程在后台提前准备数据，例如：", False),
+])
+def test_a_short_line_ending_in_a_colon_labels_what_follows_a_long_one_states(line, heading):
+    """Material: none (tooling).  True: an all-emphasis line, or a line of at most 40 characters ending in
+    a colon, is a heading in all but name; a whole sentence that ends in a colon to introduce an
+    example still states something."""
+    from torchclaims.find.units import LABEL
+    assert bool(LABEL.search(line)) == heading

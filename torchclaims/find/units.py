@@ -18,8 +18,9 @@ LABEL_WORDS = 5   # a comment alone on its line, with fewer words, labels a step
 STEP_WORDS = 10   # ... and so does one with fewer that opens with a step's verb (lang/*.toml step_verbs)
 _WORD = re.compile(r"[a-z0-9_.()]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
-# a line that is all emphasis (**自动实现锁页内存**) or ends in a colon is a heading in all but name
-LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\s*$|[:：]\s*$")
+# a line that is all emphasis (**自动实现锁页内存**), or of at most 40 characters ending in a colon, is a
+# heading in all but name; a whole sentence ending in a colon (it introduces an example) still states
+LABEL = re.compile(r"^\s*(?:[#>*+\-]\s*)*(?:\*\*[^*]+\*\*|__[^_]+__)\s*[:：]?\s*$|^[^\n]{0,40}[:：]\s*$")
 
 
 _CODE_NODES = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.Call, ast.Subscript,
