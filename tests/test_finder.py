@@ -503,6 +503,14 @@ def test_a_task_set_to_the_reader_is_read_as_a_question(text, asks):
     assert (words().prompt.match(normal(text)) is not None) is asks
 
 
+def test_a_task_set_to_the_reader_is_only_a_mention(the_finder):
+    """Material: none (tooling).  True: the finder reads an exercise ("Explain why ...") as it reads a
+    question: the claim is there, stated neither way."""
+    assert found(the_finder, "detach() shares memory with its input.")[0][1] == "asserts"
+    assert found(the_finder, "Explain why detach() shares memory with its input.") == []
+    assert [m.stance for m in the_finder.find("Explain why detach() shares memory with its input.")] == ["mentions"]
+
+
 def test_numbers_alone_state_nothing():
     """Material: none (tooling).  True: a listing's line numbers ("1 2 3 4") are no words."""
     assert not find.units.says_something("1 2 3 4")

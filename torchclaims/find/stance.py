@@ -53,19 +53,23 @@ def negations(clause: str, skip: list[tuple[int, int]] = (), offset: int = 0) ->
     return count
 
 
+def _weight(ch: str) -> float:
+    """A character's share of a reach (SCOPE, VERB_REACH): a CJK character 1, any other 0.4."""
+    return 1.0 if is_cjk(ch) else 0.4
+
+
 def _near(text: str, end: int, cue: int) -> bool:
     """Whether a cue starting at ``cue`` follows a verb ending at ``end`` within VERB_REACH."""
     if cue < end:
         return False
-    gap = text[end:cue]
-    return sum(1.0 if is_cjk(ch) else 0.4 for ch in gap) <= VERB_REACH
+    return sum(_weight(ch) for ch in text[end:cue]) <= VERB_REACH
 
 
 def _scope_start(norm: str, floor: int, at: int) -> int:
     weight, i = 0.0, at
     while i > floor and weight < SCOPE:
         i -= 1
-        weight += 1.0 if is_cjk(norm[i]) else 0.4
+        weight += _weight(norm[i])
     return i
 
 

@@ -114,6 +114,7 @@ def is_link_only(text: str) -> bool:
 
 
 _TITLE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _SMALL = frozenset("a an and as at by for from in into of on or the to vs with".split())
 
 
@@ -129,9 +130,6 @@ def title_line(units, i: int, text: str) -> bool:
         return False
     words = [w for w in _TITLE_WORD.findall(_CODE_SPAN.sub(" ", line)) if w.lower() not in _SMALL]
     return len(words) >= 2 and all(w[0].isupper() for w in words)
-
-
-_CODE_SPAN = re.compile(r"`[^`]*`")
 
 
 _DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*(?:\n|$)")
@@ -154,8 +152,6 @@ def says_something(norm: str, words: int = 0) -> bool:
     if not _LETTER.search(norm):
         return False   # numbers and marks only: a listing's line numbers, a table of figures' bare row
     return len(_WORD.findall(norm)) + len(_CJK.findall(norm)) / 2 >= (words or MIN_WORDS)
-
-
 
 
 def code_like(text: str, unit: Unit) -> bool:
